@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages the toolkit needs (idempotent: apt runs only
+# when something is missing).  Run as root or with sudo available.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libtbb-dev libboost-program-options-dev nlohmann-json3-dev libzstd-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 python3-matplotlib
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "setup: installing ${missing[*]}" >&2
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

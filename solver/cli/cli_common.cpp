@@ -1,0 +1,106 @@
+#include "cli_common.hpp"
+
+#include <bit>
+#include <iostream>
+
+#include "mancala/engine.hpp"
+#include "mancala/error.hpp"
+#include "mancala/notation.hpp"
+
+namespace mancala::cli {
+
+void add_game_options(po::options_description& desc) {
+  desc.add_options()
+      ("game", po::value<std::string>()->default_value("kalah"), "ruleset: kalah, brainking, oware, congkak")
+      ("empty-capture", po::bool_switch(), "kalah: a last seed in an own empty house captures even when the opposite house is empty")
+      ("grand-slam", po::value<std::string>(), "oware: no-capture (default), forbidden or capture-all")
+      ("capture", po::value<std::string>(), "congkak: always (default) or needs-opposite")
+      ("position", po::value<std::string>(), "position '<south row>/<north row> <south store>-<north store> <s|n>'")
+      ("pits", po::value<int>(), "pits a side of the start position (default: the game's)")
+      ("seeds", po::value<int>(), "seeds a pit of the start position (default: the game's)");
+}
+
+GameSetup game_setup(const po::variables_map& vm) {
+  GameSetup g;
+  g.rules.game = parse_game(vm["game"].as<std::string>());
+  const std::string game = game_name(g.rules.game);
+  if (vm["empty-capture"].as<bool>()) {
+    if (g.rules.game != Game::Kalah) throw InputError("--empty-capture applies only to kalah, not " + game);
+    g.rules.empty_capture = true;
+  }
+  if (vm.count("grand-slam")) {
+    if (g.rules.game != Game::Oware) throw InputError("--grand-slam applies only to oware, not " + game);
+    g.rules.grand_slam = parse_grand_slam(vm["grand-slam"].as<std::string>());
+  }
+  if (vm.count("capture")) {
+    if (g.rules.game != Game::Congkak) throw InputError("--capture applies only to congkak, not " + game);
+    g.rules.congkak_capture = parse_congkak_capture(vm["capture"].as<std::string>());
+  }
+  if (vm.count("position")) {
+    if (vm.count("pits") || vm.count("seeds")) throw InputError("--position cannot be combined with --pits or --seeds");
+    g.position = parse_position(vm["position"].as<std::string>());
+  } else {
+    const int pits = vm.count("pits") ? vm["pits"].as<int>() : g.rules.default_pits();
+    const int seeds = vm.count("seeds") ? vm["seeds"].as<int>() : g.rules.default_seeds();
+    g.position = start_position(pits, seeds);
+  }
+  validate_for(g.rules, g.position);
+  return g;
+}
+
+bool parse_args(const std::string& command, const std::string& synopsis, po::options_description& desc,
+                const Args& args, po::variables_map& vm, const po::positional_options_description* positional) {
+  desc.add_options()("json", po::bool_switch(), "print one JSON object on stdout")("help,h", "print this help");
+  po::command_line_parser parser(args);
+  parser.options(desc);
+  if (positional)
+    parser.positional(*positional);
+  else
+    parser.positional(po::positional_options_description{});
+  po::store(parser.run(), vm);
+  if (vm.count("help")) {
+    std::cout << "Usage: mancala " << command << " " << synopsis << "\n\n" << desc << "\n";
+    return false;
+  }
+  po::notify(vm);
+  return true;
+}
+
+std::vector<int> pit_numbers(MoveMask mask) {
+  std::vector<int> pits;
+  for (; mask; mask &= mask - 1) pits.push_back(std::countr_zero(mask) + 1);
+  return pits;
+}
+
+nlohmann::json position_json(const Ruleset& rules, const Position& p) {
+  auto row = [&](Side s) {
+    nlohmann::json pits = nlohmann::json::array();
+    for (int pit = 1; pit <= p.m(); ++pit)
+      pits.push_back(p.burnt_at(s, pit) ? nlohmann::json("x") : nlohmann::json(p.seeds_at(s, pit)));
+    return nlohmann::json{{"pits", pits}, {"store", p.store_of(s)}};
+  };
+  nlohmann::json j{{"position", format_position(p)},
+                   {"game", game_name(rules.game)},
+                   {"ruleset", rules.digest()},
+                   {"pits_per_side", p.m()},
+                   {"to_move", p.to_move == Side::South ? "s" : "n"},
+                   {"south", row(Side::South)},
+                   {"north", row(Side::North)},
+                   {"terminal", is_terminal(rules, p)},
+                   {"legal_moves", pit_numbers(legal_moves(rules, p))}};
+  if (rules.game == Game::Oware) {
+    // "more than half the seeds": reported, not enforced (values are for the game played out)
+    const auto side_name = [](Side s) { return s == Side::South ? "south" : "north"; };
+    switch (decided(p)) {
+      case Decided::No: j["decided"] = nullptr; break;
+      case Decided::MoverWins: j["decided"] = side_name(p.to_move); break;
+      case Decided::OpponentWins: j["decided"] = side_name(other(p.to_move)); break;
+      case Decided::Draw: j["decided"] = "draw"; break;
+    }
+  }
+  return j;
+}
+
+void print_json(const nlohmann::json& j) { std::cout << j.dump() << "\n"; }
+
+}  // namespace mancala::cli

@@ -1,0 +1,43 @@
+// Shared pieces of the `mancala` command: option parsing, the game/position
+// options every subcommand takes, and output helpers.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "mancala/position.hpp"
+#include "mancala/ruleset.hpp"
+
+namespace mancala::cli {
+
+namespace po = boost::program_options;
+
+// A subcommand's arguments after the subcommand name.
+using Args = std::vector<std::string>;
+
+// The game and position a subcommand works on.
+struct GameSetup {
+  Ruleset rules;
+  Position position;
+};
+
+// Adds --game, the ruleset options, --position, --pits, --seeds.
+void add_game_options(po::options_description& desc);
+// Reads them back; throws InputError on a bad combination.
+GameSetup game_setup(const po::variables_map& vm);
+
+// Parses `args` against `desc` (plus --help and --json, added here).  Returns
+// false when --help was given (the help text has been printed).
+bool parse_args(const std::string& command, const std::string& synopsis, po::options_description& desc,
+                const Args& args, po::variables_map& vm,
+                const po::positional_options_description* positional = nullptr);
+
+nlohmann::json position_json(const Ruleset& rules, const Position& p);
+// 1-based pit numbers of a move mask.
+std::vector<int> pit_numbers(MoveMask mask);
+
+void print_json(const nlohmann::json& j);
+
+}  // namespace mancala::cli
