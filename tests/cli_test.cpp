@@ -1,1 +1,912 @@
-// placeholder
+// Tests of the `mancala` command line: they run the real binary (MANCALA_BIN)
+// and check its output, its exit status and the error contract:
+//
+//   every user error prints exactly ONE line on stderr starting with
+//   "mancala: error: " that names the problem, nothing on stdout, and exits
+//   with status 2; success exits 0; nothing ever crashes.
+//
+// Adding a subcommand: add a row to commands() below (its name, the arguments
+// a minimal valid call needs, the keys of its --json object).  The per-command
+// tests (help, --json, error routing) then cover it, and
+// CliTopLevel.EveryCommandInTheUsageHasARowInTheCommandTable fails until the
+// row exists.  Its own content tests and bad-input cases go into new TESTs and
+// into user_error_cases().
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "mancala/engine.hpp"
+#include "mancala/notation.hpp"
+
+extern char** environ;
+
+namespace {
+
+using json = nlohmann::json;
+using Args = std::vector<std::string>;
+using namespace std::chrono_literals;
+
+// ---------------------------------------------------------------------------
+// Running the binary
+// ---------------------------------------------------------------------------
+
+constexpr std::chrono::milliseconds kDefaultTimeout = 10s;
+
+struct RunResult {
+  Args args;                // the arguments after the program name
+  int exit_code = -1;       // exit status when the process exited normally
+  int term_signal = 0;      // the signal that ended it, or 0
+  bool timed_out = false;   // killed by the helper after the timeout
+  std::string spawn_error;  // the binary could not be started
+  std::string out;          // stdout
+  std::string err;          // stderr
+};
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,/:+") ==
+                        std::string::npos)
+    return s;
+  const bool control = std::any_of(s.begin(), s.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
+  if (control) {  // bash's $'...' so that a newline shows as \n
+    std::string q = "$'";
+    for (unsigned char c : s) {
+      if (c == '\n') {
+        q += "\\n";
+      } else if (c == '\t') {
+        q += "\\t";
+      } else if (c == '\r') {
+        q += "\\r";
+      } else if (c < 0x20 || c == 0x7f) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\x%02x", unsigned(c));
+        q += buf;
+      } else {
+        if (c == '\'' || c == '\\') q += '\\';
+        q += char(c);
+      }
+    }
+    q += '\'';
+    return q;
+  }
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'')
+      q += "'\\''";
+    else
+      q += c;
+  }
+  q += '\'';
+  return q;
+}
+
+// The command as a user would type it, for failure messages.
+std::string command_line(const Args& args) {
+  std::string line = "mancala";
+  for (const auto& a : args) {
+    line += ' ';
+    line += shell_quote(a);
+  }
+  return line;
+}
+
+std::string describe(const RunResult& r) {
+  std::ostringstream os;
+  os << "command: " << command_line(r.args) << "\n";
+  if (!r.spawn_error.empty()) os << "spawn error: " << r.spawn_error << "\n";
+  if (r.timed_out) os << "TIMED OUT (killed)\n";
+  if (r.term_signal) os << "killed by signal " << r.term_signal << " (" << strsignal(r.term_signal) << ")\n";
+  if (!r.timed_out && !r.term_signal) os << "exit status: " << r.exit_code << "\n";
+  os << "stdout: <<" << r.out << ">>\nstderr: <<" << r.err << ">>";
+  return os.str();
+}
+
+// Runs MANCALA_BIN with exactly `args` (no shell), stdin from /dev/null;
+// captures stdout, stderr and the exit status.  A process still running after
+// `timeout` is killed and reported as timed out.
+RunResult run_mancala(const Args& args, std::chrono::milliseconds timeout = kDefaultTimeout) {
+  RunResult r;
+  r.args = args;
+  int out_pipe[2];
+  int err_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
+    r.spawn_error = std::string("pipe: ") + std::strerror(errno);
+    return r;
+  }
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    r.spawn_error = std::string("pipe: ") + std::strerror(errno);
+    close(out_pipe[0]);
+    close(out_pipe[1]);
+    return r;
+  }
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
+
+  std::string program = MANCALA_BIN;
+  std::vector<char*> argv;
+  argv.push_back(program.data());
+  std::vector<std::string> storage = args;  // argv needs mutable strings
+  for (auto& a : storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  if (rc != 0) {
+    r.spawn_error = "posix_spawn " + program + ": " + std::strerror(rc);
+    close(out_pipe[0]);
+    close(err_pipe[0]);
+    return r;
+  }
+
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto ms_left = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+  };
+
+  // Read both pipes until both are closed (or time runs out).
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&r.out, &r.err};
+  int open_fds = 2;
+  while (open_fds > 0) {
+    const auto left = ms_left();
+    if (left <= 0) {
+      r.timed_out = true;
+      break;
+    }
+    const int ready = poll(fds, 2, int(std::min<long long>(left, 1000)));
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      char buf[4096];
+      const ssize_t got = read(fds[i].fd, buf, sizeof buf);
+      if (got > 0) {
+        sinks[i]->append(buf, std::size_t(got));
+      } else if (got == 0 || errno != EINTR) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  for (auto& f : fds)
+    if (f.fd >= 0) close(f.fd);
+
+  // Reap, still within the deadline; past it, kill.
+  int status = 0;
+  for (;;) {
+    if (!r.timed_out && ms_left() <= 0) r.timed_out = true;
+    if (r.timed_out) kill(pid, SIGKILL);
+    const pid_t done = waitpid(pid, &status, r.timed_out ? 0 : WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) {
+      r.spawn_error = std::string("waitpid: ") + std::strerror(errno);
+      return r;
+    }
+    if (done == 0) std::this_thread::sleep_for(1ms);
+  }
+  if (r.timed_out) return r;
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.term_signal = WTERMSIG(status);
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+// Checks
+// ---------------------------------------------------------------------------
+
+constexpr const char* kErrorPrefix = "mancala: error: ";
+
+// Lines of a text; a final '\n' ends the last line rather than starting one.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) {
+      lines.push_back(text.substr(start));
+      break;
+    }
+    lines.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return lines;
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s;
+}
+
+// `keyword` may list alternatives separated by '|'; matching ignores case.
+bool mentions(const std::string& text, const std::string& keyword) {
+  const std::string hay = lower(text);
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t bar = keyword.find('|', start);
+    const std::string alt = lower(keyword.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+    if (hay.find(alt) != std::string::npos) return true;
+    if (bar == std::string::npos) return false;
+    start = bar + 1;
+  }
+}
+
+bool ended_normally(const RunResult& r) { return r.spawn_error.empty() && !r.timed_out && r.term_signal == 0; }
+
+// The user-error contract, each part its own assertion.
+void expect_user_error(const RunResult& r, const std::vector<std::string>& keywords) {
+  SCOPED_TRACE(describe(r));
+  ASSERT_TRUE(r.spawn_error.empty());
+  EXPECT_FALSE(r.timed_out) << "the process hung";
+  EXPECT_EQ(r.term_signal, 0) << "the process crashed";
+  EXPECT_EQ(r.exit_code, 2) << "exit status of a user error";
+  EXPECT_EQ(r.out, "") << "stdout must be empty on a user error";
+  EXPECT_TRUE(!r.err.empty() && r.err.find('\n') == r.err.size() - 1)
+      << "stderr must hold exactly one newline-terminated line, it holds " << lines_of(r.err).size();
+  EXPECT_EQ(r.err.rfind(kErrorPrefix, 0), 0u) << "stderr must start with '" << kErrorPrefix << "'";
+  const std::string message = r.err.size() > std::strlen(kErrorPrefix) ? r.err.substr(std::strlen(kErrorPrefix)) : "";
+  for (const auto& kw : keywords)
+    EXPECT_TRUE(mentions(message, kw)) << "the message should name the problem: expected '" << kw << "'";
+}
+
+void expect_success(const RunResult& r) {
+  SCOPED_TRACE(describe(r));
+  ASSERT_TRUE(r.spawn_error.empty());
+  EXPECT_FALSE(r.timed_out) << "the process hung";
+  EXPECT_EQ(r.term_signal, 0) << "the process crashed";
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.err, "") << "stderr must be empty on success";
+  EXPECT_FALSE(r.out.empty()) << "stdout must not be empty on success";
+}
+
+// Runs a command that must succeed with --json and returns its one object.
+json run_json(Args args) {
+  args.push_back("--json");
+  const RunResult r = run_mancala(args);
+  expect_success(r);
+  SCOPED_TRACE(describe(r));
+  EXPECT_EQ(lines_of(r.out).size(), 1u) << "--json prints exactly one line";
+  EXPECT_TRUE(!r.out.empty() && r.out.back() == '\n') << "the JSON line ends with a newline";
+  json j = json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+  EXPECT_FALSE(j.is_discarded()) << "stdout is not valid JSON";
+  EXPECT_TRUE(j.is_object()) << "stdout is not a JSON object";
+  return j.is_object() ? j : json::object();
+}
+
+Args cat(Args a, const Args& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// The harness itself: a process that does not finish is killed and reported.
+TEST(CliHarness, TimeoutKillsAHungProcess) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const RunResult r = run_mancala({"perft", "--depth", "60"}, 300ms);  // would run for ages
+  EXPECT_TRUE(r.timed_out) << describe(r);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+}
+
+TEST(CliHarness, ArgumentsArePassedExactly) {
+  // One argument holding spaces and quotes reaches the program unsplit.
+  const RunResult r = run_mancala({"show", "--game", "it's \"kalah\""});
+  expect_user_error(r, {"it's \"kalah\""});
+}
+
+// ---------------------------------------------------------------------------
+// The subcommands
+// ---------------------------------------------------------------------------
+
+struct CommandSpec {
+  std::string name;
+  Args required;                       // arguments of a minimal valid call (keep it fast)
+  std::vector<std::string> json_keys;  // keys its --json object must have
+  bool game_options = true;            // takes --game/--position/--pits/--seeds/...
+  std::string given_position_key = "position";  // --json key that echoes --position
+  Args small_board = {};  // added when no --position is given (keeps solver calls fast)
+};
+
+const std::vector<CommandSpec>& commands() {
+  static const std::vector<CommandSpec> table{
+      {"show", {}, {"position", "game", "ruleset", "pits_per_side", "to_move", "south", "north", "terminal", "legal_moves"}},
+      {"moves", {}, {"position", "ruleset", "moves"}},
+      {"apply", {"--moves", "3"}, {"position", "start", "played", "terminal", "legal_moves", "ruleset"}, true, "start"},
+      {"perft", {"--depth", "1"}, {"position", "ruleset", "depth", "counts"}},
+      {"solve", {"--tt-mb", "16"}, {"value", "result", "best_move", "pv", "nodes", "seconds"}, true, "position", {"--pits", "3", "--seeds", "2"}},
+      {"analyze", {"--tt-mb", "16"}, {"position", "moves", "value", "nodes", "seconds"}, true, "position", {"--pits", "3", "--seeds", "2"}},
+      {"bench", {"--tt-mb", "16", "--set", "quick"}, {"signature", "nodes", "seconds", "cases"}, false},
+  };
+  return table;
+}
+
+std::string param_name(const testing::TestParamInfo<CommandSpec>& info) { return info.param.name; }
+
+void PrintTo(const CommandSpec& c, std::ostream* os) { *os << c.name; }
+
+const std::string kKalahStart = "4,4,4,4,4,4/4,4,4,4,4,4 0-0 s";
+
+// ---------------------------------------------------------------------------
+// 1. Top level and help
+// ---------------------------------------------------------------------------
+
+TEST(CliTopLevel, HelpPrintsUsageListingEveryCommand) {
+  for (const std::string flag : {"--help", "-h", "help"}) {
+    const RunResult r = run_mancala({flag});
+    expect_success(r);
+    SCOPED_TRACE(describe(r));
+    EXPECT_EQ(r.out.rfind("Usage: mancala", 0), 0u);
+    for (const auto& c : commands()) EXPECT_TRUE(mentions(r.out, "  " + c.name + " ")) << c.name << " is not listed";
+  }
+}
+
+TEST(CliTopLevel, EveryCommandInTheUsageHasARowInTheCommandTable) {
+  const RunResult r = run_mancala({"--help"});
+  expect_success(r);
+  std::set<std::string> listed;
+  bool in_commands = false;
+  for (const auto& line : lines_of(r.out)) {
+    if (line == "Commands:") {
+      in_commands = true;
+    } else if (in_commands && line.rfind("  ", 0) == 0) {
+      std::istringstream words(line);
+      std::string name;
+      words >> name;
+      listed.insert(name);
+    }
+  }
+  EXPECT_FALSE(listed.empty()) << describe(r);
+  std::set<std::string> known;
+  for (const auto& c : commands()) known.insert(c.name);
+  for (const auto& name : listed) EXPECT_TRUE(known.count(name)) << "add a row for '" << name << "' to commands()";
+  for (const auto& name : known) EXPECT_TRUE(listed.count(name)) << "'" << name << "' is not in the usage";
+}
+
+TEST(CliTopLevel, NoArgumentsExitsWithStatus2) {
+  const RunResult r = run_mancala({});
+  SCOPED_TRACE(describe(r));
+  ASSERT_TRUE(ended_normally(r));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "") << "the usage goes to stderr when no command is given";
+  EXPECT_FALSE(r.err.empty());
+}
+
+TEST(CliTopLevel, UnknownCommandIsOneErrorLine) { expect_user_error(run_mancala({"frobnicate"}), {"unknown command", "frobnicate"}); }
+
+TEST(CliTopLevel, UnknownCommandWithNewlineIsOneErrorLine) {
+  expect_user_error(run_mancala({"frob\nnicate"}), {"unknown command"});
+}
+
+TEST(CliTopLevel, OptionInsteadOfCommandIsOneErrorLine) { expect_user_error(run_mancala({"--json"}), {"--json"}); }
+
+// ---------------------------------------------------------------------------
+// Per-command tests: help, --json shape, error routing
+// ---------------------------------------------------------------------------
+
+class CliCommand : public testing::TestWithParam<CommandSpec> {};
+
+TEST_P(CliCommand, HelpPrintsUsageOnStdout) {
+  const CommandSpec& c = GetParam();
+  for (const std::string flag : {"--help", "-h"}) {
+    const RunResult r = run_mancala({c.name, flag});  // --help works without the required options
+    expect_success(r);
+    SCOPED_TRACE(describe(r));
+    EXPECT_EQ(r.out.rfind("Usage: mancala " + c.name, 0), 0u);
+    EXPECT_TRUE(mentions(r.out, "--json"));
+    for (const auto& arg : c.required) {
+      if (arg.rfind("--", 0) == 0) {
+        EXPECT_TRUE(mentions(r.out, arg)) << arg;
+      }
+    }
+    if (c.game_options) {
+      for (const char* opt : {"--game", "--position", "--pits", "--seeds", "--empty-capture", "--grand-slam", "--capture"})
+        EXPECT_TRUE(mentions(r.out, opt)) << opt;
+    }
+  }
+}
+
+TEST_P(CliCommand, HelpWinsOverOtherOptions) {
+  const CommandSpec& c = GetParam();
+  const RunResult r = run_mancala(cat({c.name}, {"--json", "--help"}));
+  expect_success(r);
+  EXPECT_EQ(r.out.rfind("Usage: mancala " + c.name, 0), 0u) << describe(r);
+}
+
+TEST_P(CliCommand, PlainOutputSucceeds) {
+  const CommandSpec& c = GetParam();
+  const RunResult r = run_mancala(cat(cat({c.name}, c.required), c.small_board));
+  expect_success(r);
+  EXPECT_NE(r.out.front(), '{') << "plain output is not JSON\n" << describe(r);
+}
+
+TEST_P(CliCommand, JsonIsOneObjectWithTheExpectedKeys) {
+  const CommandSpec& c = GetParam();
+  const json j = run_json(cat(cat({c.name}, c.required), c.small_board));
+  for (const auto& key : c.json_keys) EXPECT_TRUE(j.contains(key)) << c.name << " --json lacks '" << key << "': " << j.dump();
+}
+
+TEST_P(CliCommand, RejectsUnknownOption) {
+  const CommandSpec& c = GetParam();
+  expect_user_error(run_mancala(cat(cat({c.name}, c.required), {"--no-such-option"})), {"--no-such-option"});
+}
+
+TEST_P(CliCommand, RejectsStrayPositionalArgument) {
+  const CommandSpec& c = GetParam();
+  expect_user_error(run_mancala(cat(cat({c.name}, c.required), {"stray"})), {"positional|stray"});
+}
+
+TEST_P(CliCommand, RejectsBadPositionAlsoWithJson) {
+  const CommandSpec& c = GetParam();
+  if (!c.game_options) GTEST_SKIP() << "no game options";
+  const Args bad = {"--position", "4,4,4,4,4,4/4,4,4,4,4 0-0 s"};
+  expect_user_error(run_mancala(cat(cat({c.name}, c.required), bad)), {"different lengths"});
+  expect_user_error(run_mancala(cat(cat(cat({c.name}, c.required), bad), {"--json"})), {"different lengths"});
+}
+
+TEST_P(CliCommand, RejectsUnknownGame) {
+  const CommandSpec& c = GetParam();
+  if (!c.game_options) GTEST_SKIP() << "no game options";
+  expect_user_error(run_mancala(cat(cat({c.name}, c.required), {"--game", "chess"})), {"unknown game", "chess"});
+}
+
+TEST_P(CliCommand, RejectsBadBoardSize) {
+  const CommandSpec& c = GetParam();
+  if (!c.game_options) GTEST_SKIP() << "no game options";
+  expect_user_error(run_mancala(cat(cat({c.name}, c.required), {"--pits", "17"})), {"pits", "16"});
+}
+
+TEST_P(CliCommand, NorthToMovePositionRoundTrips) {
+  const CommandSpec& c = GetParam();
+  if (!c.game_options) GTEST_SKIP() << "no game options";
+  const std::string north = "1,2,3/3,2,1 3-4 n";
+  const json j = run_json(cat(cat({c.name}, c.required), {"--position", north}));
+  EXPECT_EQ(j.value(c.given_position_key, std::string()), north) << j.dump();
+}
+
+INSTANTIATE_TEST_SUITE_P(Commands, CliCommand, testing::ValuesIn(commands()), param_name);
+
+// ---------------------------------------------------------------------------
+// 2. Output content
+// ---------------------------------------------------------------------------
+
+TEST(CliShow, PlainDrawsTheStartPosition) {
+  const RunResult r = run_mancala({"show"});
+  expect_success(r);
+  SCOPED_TRACE(describe(r));
+  EXPECT_EQ(first_line(r.out), kKalahStart);
+  EXPECT_TRUE(mentions(r.out, "South to move"));
+  EXPECT_FALSE(mentions(r.out, "game over"));
+}
+
+TEST(CliShow, PlainReportsAFinishedGame) {
+  const RunResult r = run_mancala({"show", "--position", "0,0,0,0,0,0/4,4,4,4,4,4 24-0 s"});
+  expect_success(r);
+  EXPECT_TRUE(mentions(r.out, "game over")) << describe(r);
+}
+
+TEST(CliShow, JsonOfKalahStart) {
+  const json j = run_json({"show"});
+  EXPECT_EQ(j.value("position", ""), kKalahStart);
+  EXPECT_EQ(j.value("game", ""), "kalah");
+  EXPECT_EQ(j.value("ruleset", ""), "kalah");
+  EXPECT_EQ(j.value("pits_per_side", 0), 6);
+  EXPECT_EQ(j.value("to_move", ""), "s");
+  EXPECT_EQ(j.value("terminal", true), false);
+  EXPECT_EQ(j.value("legal_moves", json()), json({1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(j.value("south", json()), json({{"pits", {4, 4, 4, 4, 4, 4}}, {"store", 0}}));
+  EXPECT_EQ(j.value("north", json()), json({{"pits", {4, 4, 4, 4, 4, 4}}, {"store", 0}}));
+}
+
+TEST(CliShow, JsonOfATerminalPositionHasNoMoves) {
+  const json j = run_json({"show", "--position", "0,0,0,0,0,0/4,4,4,4,4,4 24-0 s"});
+  EXPECT_EQ(j.value("terminal", false), true);
+  EXPECT_EQ(j.value("legal_moves", json()), json::array());
+}
+
+TEST(CliShow, PitsAndSeedsBuildTheStartPosition) {
+  const json j = run_json({"show", "--pits", "3", "--seeds", "5"});
+  EXPECT_EQ(j.value("position", ""), "5,5,5/5,5,5 0-0 s");
+  EXPECT_EQ(j.value("pits_per_side", 0), 3);
+}
+
+TEST(CliShow, LimitsAreAccepted) {
+  // 16 pits a side and 255 seeds in total are inside the engine's limits.
+  const json a = run_json({"show", "--pits", "16", "--seeds", "7"});
+  EXPECT_EQ(a.value("pits_per_side", 0), 16);
+  const json b = run_json({"show", "--position", "200,0,0,0,0,0/0,0,0,0,0,0 55-0 s"});
+  EXPECT_EQ(b.value("position", ""), "200,0,0,0,0,0/0,0,0,0,0,0 55-0 s");
+  const json c = run_json({"show", "--pits", "1", "--seeds", "0"});
+  EXPECT_EQ(c.value("position", ""), "0/0 0-0 s");
+}
+
+TEST(CliShow, RulesetDigests) {
+  EXPECT_EQ(run_json({"show", "--empty-capture"}).value("ruleset", ""), "kalah+empty-capture");
+  EXPECT_EQ(run_json({"show", "--game", "brainking"}).value("ruleset", ""), "brainking");
+  EXPECT_EQ(run_json({"show", "--game", "oware"}).value("ruleset", ""), "oware");
+  EXPECT_EQ(run_json({"show", "--game", "oware", "--grand-slam", "forbidden"}).value("ruleset", ""),
+            "oware+grand-slam=forbidden");
+  EXPECT_EQ(run_json({"show", "--game", "oware", "--grand-slam", "capture-all"}).value("ruleset", ""),
+            "oware+grand-slam=capture-all");
+  EXPECT_EQ(run_json({"show", "--game", "congkak", "--capture", "needs-opposite"}).value("ruleset", ""),
+            "congkak+capture=needs-opposite");
+}
+
+TEST(CliShow, OwareJsonReportsDecided) {
+  const json start = run_json({"show", "--game", "oware"});
+  ASSERT_TRUE(start.contains("decided")) << start.dump();
+  EXPECT_TRUE(start["decided"].is_null());
+  // South's store holds 25 of 48 seeds: more than half.
+  const json won = run_json({"show", "--game", "oware", "--position", "1,0,0,0,0,1/1,0,0,0,0,0 25-20 s"});
+  EXPECT_EQ(won.value("decided", json()), "south");
+}
+
+TEST(CliShow, CongkakDefaultBoardAndBurntHoles) {
+  const json start = run_json({"show", "--game", "congkak"});
+  EXPECT_EQ(start.value("position", ""), "7,7,7,7,7,7,7/7,7,7,7,7,7,7 0-0 s");
+  const std::string burnt = "x,7,7,7,7,7,7/7,7,7,7,7,7,x 0-0 s";
+  const json j = run_json({"show", "--game", "congkak", "--position", burnt});
+  EXPECT_EQ(j.value("position", ""), burnt);
+  EXPECT_EQ(j.value("legal_moves", json()), json({2, 3, 4, 5, 6, 7}));
+  ASSERT_TRUE(j.contains("south") && j["south"].contains("pits")) << j.dump();
+  EXPECT_EQ(j["south"]["pits"][0], "x");
+  EXPECT_EQ(j["north"]["pits"][6], "x");
+}
+
+TEST(CliMoves, PlainListsEveryMoveOfTheStart) {
+  const RunResult r = run_mancala({"moves"});
+  expect_success(r);
+  SCOPED_TRACE(describe(r));
+  const auto lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[0], "1  0,5,5,5,5,4/4,4,4,4,4,4 0-0 n");
+  EXPECT_EQ(lines[2], "3  4,4,0,5,5,5/4,4,4,4,4,4 1-0 s  extra turn");
+}
+
+TEST(CliMoves, JsonListsEveryMoveOfTheStart) {
+  const json j = run_json({"moves"});
+  EXPECT_EQ(j.value("position", ""), kKalahStart);
+  ASSERT_TRUE(j.contains("moves") && j["moves"].is_array()) << j.dump();
+  ASSERT_EQ(j["moves"].size(), 6u);
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(j["moves"][i].value("move", 0), i + 1);
+    EXPECT_TRUE(j["moves"][i].contains("position"));
+  }
+  EXPECT_EQ(j["moves"][0].value("position", ""), "0,5,5,5,5,4/4,4,4,4,4,4 0-0 n");
+  EXPECT_EQ(j["moves"][0].value("extra_turn", true), false);
+  EXPECT_EQ(j["moves"][2].value("position", ""), "4,4,0,5,5,5/4,4,4,4,4,4 1-0 s");
+  EXPECT_EQ(j["moves"][2].value("extra_turn", false), true);
+}
+
+TEST(CliMoves, FinishedGameHasNoMoves) {
+  const RunResult r = run_mancala({"moves", "--position", "0,0,0,0,0,0/4,4,4,4,4,4 24-0 s"});
+  expect_success(r);
+  EXPECT_TRUE(mentions(r.out, "no legal moves")) << describe(r);
+  const json j = run_json({"moves", "--position", "0,0,0,0,0,0/4,4,4,4,4,4 24-0 s"});
+  EXPECT_EQ(j.value("moves", json()), json::array());
+}
+
+TEST(CliMoves, OwareForbiddenGrandSlamIsNotListed) {
+  // South pit 6 (1 seed) would make North's only seed a 2 and take it: a grand slam.
+  const std::string p = "1,0,0,0,0,1/1,0,0,0,0,0 20-25 s";
+  const json allowed = run_json({"moves", "--game", "oware", "--position", p});
+  ASSERT_EQ(allowed.value("moves", json()).size(), 2u) << allowed.dump();
+  const json forbidden = run_json({"moves", "--game", "oware", "--grand-slam", "forbidden", "--position", p});
+  ASSERT_EQ(forbidden.value("moves", json()).size(), 1u) << forbidden.dump();
+  EXPECT_EQ(forbidden["moves"][0].value("move", 0), 1);
+  EXPECT_EQ(forbidden["moves"][0].value("position", ""), "0,1,0,0,0,1/1,0,0,0,0,0 20-25 n");
+}
+
+TEST(CliApply, ExtraTurnFromKalahStart) {
+  const RunResult r = run_mancala({"apply", "--moves", "3"});
+  expect_success(r);
+  EXPECT_EQ(first_line(r.out), "4,4,0,5,5,5/4,4,4,4,4,4 1-0 s") << describe(r);
+
+  const json j = run_json({"apply", "--moves", "3"});
+  EXPECT_EQ(j.value("position", ""), "4,4,0,5,5,5/4,4,4,4,4,4 1-0 s");
+  EXPECT_EQ(j.value("start", ""), kKalahStart);
+  EXPECT_EQ(j.value("to_move", ""), "s");
+  EXPECT_EQ(j.value("legal_moves", json()), json({1, 2, 4, 5, 6}));
+  ASSERT_EQ(j.value("played", json()).size(), 1u) << j.dump();
+  EXPECT_EQ(j["played"][0].value("move", 0), 3);
+  EXPECT_EQ(j["played"][0].value("outcome", ""), "extra turn");
+}
+
+TEST(CliApply, MoveListPlaysInOrder) {
+  // After 3 (extra turn) South plays 1: four seeds into pits 2..5.
+  const RunResult r = run_mancala({"apply", "--moves", "3,1"});
+  expect_success(r);
+  EXPECT_EQ(first_line(r.out), "0,5,1,6,6,5/4,4,4,4,4,4 1-0 n") << describe(r);
+}
+
+TEST(CliApply, NorthMovesFromItsOwnRow) {
+  const RunResult r = run_mancala({"apply", "--position", "4,4,4,4,4,4/4,4,4,4,4,4 0-0 n", "--moves", "3"});
+  expect_success(r);
+  EXPECT_EQ(first_line(r.out), "4,4,4,4,4,4/4,4,0,5,5,5 0-1 n") << describe(r);
+}
+
+TEST(CliApply, KalahCaptureAndEmptyCaptureOption) {
+  // South pit 1 (1 seed) ends in empty pit 2, which faces North pit 5.
+  const RunResult cap = run_mancala({"apply", "--position", "1,0,4,4,4,4/4,4,4,4,4,4 0-0 s", "--moves", "1"});
+  expect_success(cap);
+  EXPECT_EQ(first_line(cap.out), "0,0,4,4,4,4/4,4,4,4,0,4 5-0 n") << describe(cap);
+
+  // North pit 5 is empty: standard Kalah does not capture, --empty-capture does.
+  const std::string p = "1,0,4,4,4,4/4,4,4,4,0,4 0-0 s";
+  const RunResult standard = run_mancala({"apply", "--position", p, "--moves", "1"});
+  expect_success(standard);
+  EXPECT_EQ(first_line(standard.out), "0,1,4,4,4,4/4,4,4,4,0,4 0-0 n") << describe(standard);
+  const RunResult empty = run_mancala({"apply", "--empty-capture", "--position", p, "--moves", "1"});
+  expect_success(empty);
+  EXPECT_EQ(first_line(empty.out), "0,0,4,4,4,4/4,4,4,4,0,4 1-0 n") << describe(empty);
+}
+
+TEST(CliApply, GameEndingMoveSweepsAndSaysGameOver) {
+  const RunResult r = run_mancala({"apply", "--position", "0,0,0,0,0,1/1,0,0,0,0,0 10-10 s", "--moves", "6"});
+  expect_success(r);
+  SCOPED_TRACE(describe(r));
+  EXPECT_EQ(first_line(r.out), "0,0,0,0,0,0/0,0,0,0,0,0 11-11 n");
+  EXPECT_TRUE(mentions(r.out, "game over"));
+  const json j = run_json({"apply", "--position", "0,0,0,0,0,1/1,0,0,0,0,0 10-10 s", "--moves", "6"});
+  EXPECT_EQ(j.value("terminal", false), true);
+  EXPECT_EQ(j["played"][0].value("outcome", ""), "game over");
+}
+
+TEST(CliApply, OwareGrandSlamRules) {
+  const std::string p = "1,0,0,0,0,1/1,0,0,0,0,0 20-25 s";
+  // no-capture (default): the grand slam is played but takes nothing.
+  const RunResult none = run_mancala({"apply", "--game", "oware", "--position", p, "--moves", "6"});
+  expect_success(none);
+  EXPECT_EQ(first_line(none.out), "1,0,0,0,0,0/2,0,0,0,0,0 20-25 n") << describe(none);
+  // capture-all: takes the 2; North then has no seeds and South's pit 1 is swept.
+  const RunResult all =
+      run_mancala({"apply", "--game", "oware", "--grand-slam", "capture-all", "--position", p, "--moves", "6"});
+  expect_success(all);
+  EXPECT_EQ(first_line(all.out), "0,0,0,0,0,0/0,0,0,0,0,0 23-25 n") << describe(all);
+  // forbidden: the quiet move is still fine.
+  const RunResult quiet =
+      run_mancala({"apply", "--game", "oware", "--grand-slam", "forbidden", "--position", p, "--moves", "1"});
+  expect_success(quiet);
+  EXPECT_EQ(first_line(quiet.out), "0,1,0,0,0,1/1,0,0,0,0,0 20-25 n") << describe(quiet);
+}
+
+TEST(CliApply, OwareFeedingMoveIsLegal) {
+  const RunResult r =
+      run_mancala({"apply", "--game", "oware", "--position", "1,0,0,0,0,1/0,0,0,0,0,0 20-26 s", "--moves", "6"});
+  expect_success(r);
+  EXPECT_EQ(first_line(r.out), "1,0,0,0,0,0/1,0,0,0,0,0 20-26 n") << describe(r);
+}
+
+TEST(CliPerft, KalahStart) {
+  const RunResult r = run_mancala({"perft", "--depth", "1"});
+  expect_success(r);
+  EXPECT_EQ(r.out, "depth 1: 6\n") << describe(r);
+
+  const json j = run_json({"perft", "--depth", "1"});
+  EXPECT_EQ(j.value("counts", json()), json({6}));
+  EXPECT_EQ(j.value("depth", 0), 1);
+  EXPECT_EQ(j.value("position", ""), kKalahStart);
+  // Depth 2: 5 moves of South's extra turn after 3, 6 North replies to the other 5.
+  EXPECT_EQ(run_json({"perft", "--depth", "2"}).value("counts", json()), json({6, 35}));
+}
+
+TEST(CliPerft, FinishedGameCountsNothing) {
+  const json j = run_json({"perft", "--depth", "2", "--position", "0,0,0,0,0,0/4,4,4,4,4,4 24-0 s"});
+  EXPECT_EQ(j.value("counts", json()), json({0, 0}));
+}
+
+// The command line and the engine library agree (perft counts and move lists).
+struct EngineCase {
+  const char* name;
+  Args options;
+  mancala::Ruleset rules;
+  mancala::Position start;
+};
+
+std::vector<EngineCase> engine_cases() {
+  using mancala::Game;
+  using mancala::GrandSlam;
+  mancala::Ruleset kalah_empty{.game = Game::Kalah, .empty_capture = true};
+  mancala::Ruleset oware_forbidden{.game = Game::Oware, .grand_slam = GrandSlam::Forbidden};
+  mancala::Ruleset congkak_needs{.game = Game::Congkak, .congkak_capture = mancala::CongkakCapture::NeedsOpposite};
+  return {
+      {"kalah", {}, {}, mancala::start_position(6, 4)},
+      {"kalah_empty_capture_4x3", {"--empty-capture", "--pits", "4", "--seeds", "3"}, kalah_empty, mancala::start_position(4, 3)},
+      {"brainking", {"--game", "brainking"}, {.game = Game::BrainKing}, mancala::start_position(6, 4)},
+      {"oware_forbidden_5x2", {"--game", "oware", "--grand-slam", "forbidden", "--pits", "5", "--seeds", "2"},
+       oware_forbidden, mancala::start_position(5, 2)},
+      {"congkak_needs_opposite_5x3", {"--game", "congkak", "--capture", "needs-opposite", "--pits", "5", "--seeds", "3"},
+       congkak_needs, mancala::start_position(5, 3)},
+  };
+}
+
+TEST(CliEngineAgreement, PerftCountsMatchTheLibrary) {
+  for (const auto& c : engine_cases()) {
+    SCOPED_TRACE(c.name);
+    const int depth = 4;
+    const json j = run_json(cat({"perft", "--depth", std::to_string(depth)}, c.options));
+    const std::vector<std::uint64_t> expected = mancala::perft(c.rules, c.start, depth);
+    EXPECT_EQ(j.value("counts", json()), json(expected));
+    EXPECT_EQ(j.value("ruleset", ""), c.rules.digest());
+  }
+}
+
+TEST(CliEngineAgreement, MoveListsMatchTheLibrary) {
+  for (const auto& c : engine_cases()) {
+    SCOPED_TRACE(c.name);
+    const json j = run_json(cat({"moves"}, c.options));
+    json expected = json::array();
+    for (int pit = 1; pit <= c.start.m(); ++pit) {
+      if (!((mancala::legal_moves(c.rules, c.start) >> (pit - 1)) & 1u)) continue;
+      mancala::Position child = c.start;
+      const mancala::MoveResult mr = mancala::apply_move(c.rules, child, pit);
+      expected.push_back({{"move", pit},
+                          {"position", mancala::format_position(child)},
+                          {"extra_turn", mr.extra_turn},
+                          {"game_over", mr.game_over}});
+    }
+    EXPECT_EQ(j.value("moves", json()), expected);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// 3. Bad input: every case one named test
+// ---------------------------------------------------------------------------
+
+struct UserErrorCase {
+  std::string name;                   // the test's name
+  Args args;                          // the full argument vector
+  std::vector<std::string> keywords;  // must all appear in the message ("a|b": either)
+};
+
+void PrintTo(const UserErrorCase& c, std::ostream* os) { *os << command_line(c.args); }
+
+Args show(const std::string& position, const Args& extra = {}) { return cat({"show", "--position", position}, extra); }
+Args apply(const std::string& moves, const Args& extra = {}) { return cat({"apply", "--moves", moves}, extra); }
+
+std::string ones(int n) {
+  std::string row;
+  for (int i = 0; i < n; ++i) row += i ? ",1" : "1";
+  return row;
+}
+
+std::vector<UserErrorCase> user_error_cases() {
+  const std::string oware_feed = "1,0,0,0,0,1/0,0,0,0,0,0 20-26 s";  // North empty; only pit 6 reaches it
+  const std::string oware_slam = "1,0,0,0,0,1/1,0,0,0,0,0 20-25 s";  // pit 6 takes North's only seed
+  const std::string congkak_burnt = "x,7,7,7,7,7,7/7,7,7,7,7,7,7 0-0 s";
+  return {
+      // --- malformed positions
+      {"PositionEmpty", show(""), {"malformed position"}},
+      {"PositionOnlyRows", show("4,4,4,4,4,4/4,4,4,4,4,4"), {"malformed position", "expected|missing"}},
+      {"PositionMissingSide", show("4,4,4,4,4,4/4,4,4,4,4,4 0-0"), {"malformed position", "side to move"}},
+      {"PositionExtraField", show("4,4,4,4,4,4/4,4,4,4,4,4 0-0 s s"), {"too many fields"}},
+      {"PositionBadSideLetter", show("4,4,4,4,4,4/4,4,4,4,4,4 0-0 w"), {"side to move", "'w'"}},
+      {"PositionUppercaseSideLetter", show("4,4,4,4,4,4/4,4,4,4,4,4 0-0 S"), {"side to move"}},
+      {"PositionNonNumberPit", show("4,4,a,4,4,4/4,4,4,4,4,4 0-0 s"), {"south pit", "'a'", "not a number"}},
+      {"PositionNonNumberNorthPit", show("4,4,4,4,4,4/4,4,4,4,4,b 0-0 s"), {"north pit", "'b'", "not a number"}},
+      {"PositionNonNumberStore", show("4,4,4,4,4,4/4,4,4,4,4,4 0-y s"), {"north store", "'y'"}},
+      {"PositionNegativePit", show("4,-4,4,4,4,4/4,4,4,4,4,4 8-0 s"), {"south pit", "'-4'"}},
+      {"PositionNegativeStore", show("4,4,4,4,4,4/4,4,4,4,4,4 -1-0 s"), {"south store", "'-1'|negative|not a number"}},
+      {"PositionLeadingZeroPit", show("04,4,4,4,4,4/4,4,4,4,4,4 0-0 s"), {"leading zero", "04"}},
+      {"PositionLeadingZeroStore", show("4,4,4,4,4,4/4,4,4,4,4,4 00-0 s"), {"leading zero", "south store"}},
+      {"PositionEmptyPitBetweenCommas", show("4,,4,4,4,4/4,4,4,4,4,4 0-0 s"), {"empty", "pit"}},
+      {"PositionTrailingComma", show("4,4,4,4,4,4,/4,4,4,4,4,4 0-0 s"), {"empty", "pit"}},
+      {"PositionMissingSlash", show("4,4,4,4,4,4,4,4,4,4,4,4 0-0 s"), {"rows", "/"}},
+      {"PositionTwoSlashes", show("4,4,4/4,4,4/4,4,4 0-0 s"), {"rows", "/"}},
+      {"PositionMissingDash", show("4,4,4,4,4,4/4,4,4,4,4,4 00 s"), {"stores", "-"}},
+      {"PositionRowsOfDifferentLengths", show("4,4,4,4,4,4/4,4,4,4,4 0-0 s"), {"different lengths"}},
+      {"Position17PitsASide", show(ones(17) + "/" + ones(17) + " 0-0 s"), {"17", "pits", "16"}},
+      {"PositionPitCount256", show("256,0,0,0,0,0/0,0,0,0,0,0 0-0 s"), {"256", "255"}},
+      {"PositionPitCount1000", show("1000,0,0,0,0,0/0,0,0,0,0,0 0-0 s"), {"1000", "255"}},
+      {"PositionStoreCount256", show("0,0,0,0,0,1/0,0,0,0,0,0 256-0 s"), {"south store", "256", "255"}},
+      {"PositionSeedsSumOver255", show("100,0,0,0,0,0/100,0,0,0,0,0 30-26 s"), {"256 seeds", "255"}},
+      {"PositionBurntHoleInKalah", show("x,4,4,4,4,4/4,4,4,4,4,4 0-0 s"), {"burnt", "kalah"}},
+      {"PositionBurntHoleInOware", show("4,4,4,4,4,4/4,4,x,4,4,4 0-0 s", {"--game", "oware"}), {"burnt", "oware"}},
+      // User text echoed into the message must not break the one-line rule.
+      {"PositionWithTrailingNewline", show(kKalahStart + "\n"), {"side to move"}},
+      {"PositionErrorFromPerft", {"perft", "--depth", "1", "--position", "4,4,4,4,4,4/4,4,4,4,4,4 0-0 z"}, {"side to move"}},
+      {"PositionErrorFromMoves", {"moves", "--position", "04,4,4,4,4,4/4,4,4,4,4,4 0-0 s"}, {"leading zero"}},
+
+      // --- illegal moves
+      {"MoveEmptyPitAfterExtraTurn", apply("3,3"), {"move 2|at move 2", "empty"}},
+      {"MoveEmptyPit", apply("1", {"--position", "0,4,4,4,4,4/4,4,4,4,4,4 4-0 s"}), {"move 1", "empty"}},
+      {"MovePit0", apply("0"), {"move 0", "out of range|range"}},
+      {"MovePit7On6PitBoard", apply("7"), {"move 7", "out of range|range", "6"}},
+      {"MovePit999", apply("999"), {"999", "out of range|range"}},
+      {"MoveBurntPitInCongkak", apply("1", {"--game", "congkak", "--position", congkak_burnt}), {"burnt"}},
+      // North pit 6 sows past burnt pit 7 into the store (extra turn), then tries pit 7.
+      {"MoveBurntPitLaterInList", apply("6,7", {"--game", "congkak", "--position", "1,1,1,1,1,1,1/1,0,0,0,0,1,x 0-0 n"}),
+       {"move 2", "pit 7", "burnt"}},
+      {"MoveOwareNotFeeding", apply("1", {"--game", "oware", "--position", oware_feed}), {"move 1", "feed"}},
+      {"MoveOwareGrandSlamForbidden", apply("6", {"--game", "oware", "--grand-slam", "forbidden", "--position", oware_slam}),
+       {"move 6", "grand slam"}},
+      {"MoveInFinishedKalahGame", apply("1", {"--position", "0,0,0,0,0,0/4,4,4,4,4,4 24-0 s"}), {"over"}},
+      {"MoveAfterGameEndedInList", apply("6,1", {"--position", "0,0,0,0,0,1/1,0,0,0,0,0 10-10 s"}), {"move 2", "over"}},
+      {"MoveInFinishedOwareGame", apply("1", {"--game", "oware", "--position", "1,0,0,0,0,0/0,0,0,0,0,0 20-27 s"}),
+       {"over"}},
+      {"MoveListDoubleComma", apply("3,,1"), {"move list"}},
+      {"MoveListLetter", apply("a"), {"move list", "'a'"}},
+      {"MoveListTrailingComma", apply("3,"), {"move list"}},
+      {"MoveListNegative", apply("-3"), {"move list|-3"}},
+      {"MoveListWithSpace", apply("3, 1"), {"move list"}},
+
+      // --- unknown names, bad option values
+      {"UnknownGame", {"show", "--game", "chess"}, {"unknown game", "chess"}},
+      {"UnknownGameWithNewline", {"show", "--game", "chess\nx"}, {"unknown game"}},
+      {"UnknownOption", {"show", "--frobnicate"}, {"--frobnicate"}},
+      {"UnknownShortOption", {"show", "-q"}, {"-q"}},
+      {"MissingOptionValue", {"show", "--game"}, {"--game", "missing|argument"}},
+      {"RepeatedOption", {"show", "--game", "kalah", "--game", "oware"}, {"--game", "more than once|once"}},
+      {"GrandSlamMaybe", {"show", "--game", "oware", "--grand-slam", "maybe"}, {"grand-slam", "maybe"}},
+      {"CaptureSometimes", {"show", "--game", "congkak", "--capture", "sometimes"}, {"capture", "sometimes"}},
+      {"Pits0", {"show", "--pits", "0"}, {"pits", "between 1 and 16|0"}},
+      {"Pits17", {"show", "--pits", "17"}, {"pits", "16"}},
+      {"PitsNegative", {"show", "--pits", "-3"}, {"pits", "-3"}},
+      {"PitsAbc", {"show", "--pits", "abc"}, {"--pits", "abc"}},
+      {"PitsWithNewline", {"show", "--pits", "6\n"}, {"--pits"}},
+      {"PitsHuge", {"show", "--pits", "99999999999"}, {"--pits", "99999999999"}},
+      {"SeedsNegative", {"show", "--seeds", "-1"}, {"seeds", "negative|-1"}},
+      {"SeedsNegativeWithEquals", {"show", "--seeds=-1"}, {"seeds", "negative|-1"}},
+      {"SeedsAbc", {"show", "--seeds", "abc"}, {"--seeds", "abc"}},
+      {"BoardOver255Seeds", {"show", "--pits", "16", "--seeds", "8"}, {"256", "255"}},
+
+      // --- options that do not go together
+      {"EmptyCaptureWithOware", {"show", "--game", "oware", "--empty-capture"}, {"--empty-capture", "oware"}},
+      {"EmptyCaptureWithCongkak", {"apply", "--moves", "1", "--game", "congkak", "--empty-capture"}, {"--empty-capture", "congkak"}},
+      {"GrandSlamWithKalah", {"show", "--grand-slam", "forbidden"}, {"--grand-slam", "kalah"}},
+      {"CaptureWithBrainKing", {"show", "--game", "brainking", "--capture", "always"}, {"--capture", "brainking"}},
+      {"PositionWithPits", {"show", "--position", kKalahStart, "--pits", "6"}, {"--position", "--pits"}},
+      {"PositionWithSeeds", {"moves", "--seeds", "4", "--position", kKalahStart}, {"--position", "--seeds"}},
+
+      // --- required subcommand options
+      {"ApplyWithoutMoves", {"apply"}, {"--moves"}},
+      {"PerftWithoutDepth", {"perft"}, {"--depth"}},
+      {"PerftDepth0", {"perft", "--depth", "0"}, {"depth", "at least 1|0"}},
+      {"PerftDepthNegative", {"perft", "--depth", "-2"}, {"depth", "at least 1|-2"}},
+      {"PerftDepthAbc", {"perft", "--depth", "abc"}, {"--depth", "abc"}},
+  };
+}
+
+std::string case_name(const testing::TestParamInfo<UserErrorCase>& info) { return info.param.name; }
+
+class CliUserError : public testing::TestWithParam<UserErrorCase> {};
+
+TEST_P(CliUserError, OneErrorLineExitStatus2) { expect_user_error(run_mancala(GetParam().args), GetParam().keywords); }
+
+INSTANTIATE_TEST_SUITE_P(Cases, CliUserError, testing::ValuesIn(user_error_cases()), case_name);
+
+// Robustness: every proper prefix of a valid position is rejected cleanly.
+TEST(CliRobustness, EveryPrefixOfAPositionIsRejectedCleanly) {
+  const std::string full = "12,0,3/4,5,6 7-8 n";
+  for (std::size_t n = 0; n < full.size(); ++n) {
+    SCOPED_TRACE("prefix length " + std::to_string(n));
+    expect_user_error(run_mancala(show(full.substr(0, n))), {"malformed position"});
+  }
+  expect_success(run_mancala(show(full)));
+}
+
+}  // namespace

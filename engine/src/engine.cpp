@@ -70,7 +70,7 @@ void perft_walk(const Position& p, int ply, int depth, std::vector<std::uint64_t
 }  // namespace
 
 std::vector<std::uint64_t> perft(const Ruleset& rules, const Position& p, int depth) {
-  if (depth < 1) throw InputError("perft depth must be at least 1, got " + std::to_string(depth));
+  if (depth < 1 || depth > 200) throw InputError("perft depth must be between 1 and 200, got " + std::to_string(depth));
   std::vector<std::uint64_t> counts(depth, 0);
   dispatch(rules, [&](auto R) { perft_walk<decltype(R)>(p, 0, depth, counts); });
   return counts;

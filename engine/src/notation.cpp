@@ -70,7 +70,8 @@ Position parse_position(const std::string& text) {
     bad(text, std::to_string(south.size()) + " pits a side exceeds the engine's limit of " + std::to_string(kMaxPitsPerSide));
 
   const auto dash = stores.find('-');
-  if (dash == std::string_view::npos) bad(text, "stores must be '<south>-<north>'");
+  if (dash == std::string_view::npos || stores.find('-', dash + 1) != std::string_view::npos || dash == 0)
+    bad(text, "stores must be '<south store>-<north store>', counts that are not negative, got '" + std::string(stores) + "'");
   const int south_store = parse_count(stores.substr(0, dash), text, "south store");
   const int north_store = parse_count(stores.substr(dash + 1), text, "north store");
 

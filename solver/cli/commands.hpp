@@ -9,5 +9,8 @@ int cmd_show(const Args& args);
 int cmd_moves(const Args& args);
 int cmd_apply(const Args& args);
 int cmd_perft(const Args& args);
+int cmd_solve(const Args& args);
+int cmd_analyze(const Args& args);
+int cmd_bench(const Args& args);
 
 }  // namespace mancala::cli

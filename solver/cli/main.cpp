@@ -24,6 +24,9 @@ const std::map<std::string, Entry>& commands() {
       {"moves", {cmd_moves, "list the legal moves and the positions they lead to"}},
       {"apply", {cmd_apply, "play a list of moves and print the resulting position"}},
       {"perft", {cmd_perft, "count move sequences to a depth (regression counts)"}},
+      {"solve", {cmd_solve, "exact value, best move and principal variation of a position"}},
+      {"analyze", {cmd_analyze, "exact value of every legal move"}},
+      {"bench", {cmd_bench, "solve a fixed position set; print a node-count signature"}},
   };
   return table;
 }
@@ -33,8 +36,22 @@ void usage(std::ostream& out) {
   for (const auto& [name, entry] : commands()) out << "  " << name << std::string(10 - name.size(), ' ') << entry.summary << "\n";
 }
 
+// User text is echoed in messages; control characters are escaped so that an
+// error stays one line.
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c == 0x7f) out += "?";
+    else out += char(c);
+  }
+  return out;
+}
+
 int fail(const std::string& what) {
-  std::cerr << "mancala: error: " << what << "\n";
+  std::cerr << "mancala: error: " << one_line(what) << "\n";
   return 2;
 }
 
@@ -59,7 +76,7 @@ int main(int argc, char** argv) {
   } catch (const boost::program_options::error& e) {
     return fail(e.what());
   } catch (const std::exception& e) {
-    std::cerr << "mancala: internal error: " << e.what() << "\n";
+    std::cerr << "mancala: internal error: " << one_line(e.what()) << "\n";
     return 3;
   }
 }

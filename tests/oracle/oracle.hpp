@@ -66,9 +66,11 @@ std::vector<std::uint64_t> perft(const Rules& rules, const Board& b, int depth);
 
 // Exact game value: final store difference (player to move minus opponent)
 // under perfect play.  Kalah, BrainKing, Congkak: memoized negamax over full
-// states.  Oware: value iteration over the reachable positions (endless play
-// splits the board seeds evenly, i.e. a cycle adds 0 to the store difference);
-// throws std::runtime_error if more than `max_states` positions are reachable.
+// states (stores included).  Oware: the positions reachable from `b` are
+// enumerated and solved by value iteration, layer by layer (see oracle.cpp);
+// endless play splits the board seeds evenly, i.e. a cycle adds 0 to the
+// store difference.  Throws std::runtime_error if more than `max_states`
+// positions are reached (a few hundred thousand take a few seconds).
 int value(const Rules& rules, const Board& b, std::size_t max_states = 2'000'000);
 
 }  // namespace oracle

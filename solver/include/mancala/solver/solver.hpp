@@ -1,0 +1,99 @@
+// Exact solver: the game-theoretic value of a position under perfect play.
+//
+// Values.  The board value b(p) is the best net number of seeds the player
+// to move can still gain from the seeds on the board (stores excluded: they
+// never influence play).  A move that gains `delta` (its change of the store
+// difference, as seen by the mover) leads to b(p) = delta + b(child) when the
+// mover moves again and b(p) = delta - b(child) otherwise.  The solve value is
+// (mover's store - opponent's store) + b(p): the final store difference.
+//
+// Search.  Null-window fail-soft alpha-beta on b, driven by a bisection on
+// the exact score (each test "is b >= g?" narrows [lower, upper] by at least
+// half; in Kalah, BrainKing and Congkak b has the parity of the seeds on the
+// board, which halves the tests).  Shared transposition table with lossless
+// keys, enhanced transposition cut-offs, move ordering (table move, extra
+// turns, biggest gain), and a parallel split of sibling moves on TBB near the
+// root.  Values never depend on the number of threads: every search is exact
+// and an aborted search stores nothing.
+//
+// Oware's cycles (graph-history interaction).  Endless play splits the
+// remaining seeds evenly, so a position that repeats one on the current line
+// (same board, same player to move, hence no capture in between) scores 0.
+// Such a score depends on the path, so any result that used one is marked
+// "tainted" and is never stored in the transposition table; stored results
+// come from proof trees that contain no repetition and so hold for every
+// path.  The root's value is exact: a player who can force a net gain of s
+// with endless play worth 0 can force it without repeating a position (a
+// memoryless attractor strategy), so scoring the first repetition as 0
+// changes no value.  The brute-force tests check this on small boards.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "mancala/position.hpp"
+#include "mancala/ruleset.hpp"
+#include "mancala/solver/transposition_table.hpp"
+
+namespace mancala::solver {
+
+// Hook for endgame databases: exact board values for boards with few seeds.
+class EndgameTables {
+ public:
+  virtual ~EndgameTables() = default;
+  virtual int max_seeds() const = 0;
+  // Board value of p (mover-relative, stores excluded); false if not covered.
+  virtual bool probe(const Position& p, int& board_value) const = 0;
+};
+
+struct SolveOptions {
+  int threads = 1;
+  std::size_t tt_megabytes = 256;
+  const EndgameTables* tables = nullptr;
+};
+
+struct SolveResult {
+  int value = 0;        // final store difference, player to move minus opponent
+  int board_value = 0;  // value minus the current store difference
+  int best_move = 0;    // 1-based pit, 0 if the game is over
+  std::vector<int> pv;  // principal variation, 1-based pits
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+  int tests = 0;  // null-window searches
+};
+
+struct MoveValue {
+  int move;   // 1-based pit
+  int value;  // final store difference for the player to move after playing it
+};
+
+// A snapshot for progress lines.
+struct SolveStatus {
+  std::uint64_t nodes;
+  int lower, upper;  // current bounds on the solve value
+  int testing;       // value being tested
+  int tests;
+};
+
+class Solver {
+ public:
+  // Throws InputError on a bad option (e.g. a table beyond the machine's memory).
+  Solver(const Ruleset& rules, const SolveOptions& options);
+  ~Solver();
+
+  // Throws InputError if the position is too large for lossless keys.
+  SolveResult solve(const Position& p);
+  // Exact value of every legal move, best first.
+  std::vector<MoveValue> analyze(const Position& p);
+
+  // Safe to call from another thread while solve() runs.
+  SolveStatus status() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mancala::solver

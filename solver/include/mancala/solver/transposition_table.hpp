@@ -1,0 +1,65 @@
+// Shared transposition table of board-value bounds.
+//
+// Keys are lossless: the 64-bit BoardIndex key of the mover-relative board
+// (stores excluded: they never influence play), compared in full, so a
+// collision in the cluster index can never turn into a wrong value.
+//
+// Layout: 64-byte clusters (one cache line) of four entries with an explicit
+// replacement rule (a new position evicts the entry whose subtree was
+// smallest).  Each cluster has a spinlock: readers and writers copy whole
+// entries under it, so a torn entry can never be read, whatever the number of
+// threads.  With two cores the lock is almost never contended.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace mancala::solver {
+
+struct Bounds {
+  int lower;
+  int upper;
+  int move;  // best move (mover-relative pit), or -1
+};
+
+class TranspositionTable {
+ public:
+  static constexpr int kNoMove = -1;
+
+  // Throws InputError if `megabytes` exceeds the machine's memory or cannot be mapped.
+  explicit TranspositionTable(std::size_t megabytes);
+  ~TranspositionTable();
+  TranspositionTable(const TranspositionTable&) = delete;
+  TranspositionTable& operator=(const TranspositionTable&) = delete;
+
+  // Narrows `b` with the stored bounds of `key`; returns false if absent.
+  bool probe(std::uint64_t key, Bounds& b) const;
+  // Stores bounds (merged with what is there for the same key).  `work` is a
+  // measure of the subtree's size, used for replacement.
+  void store(std::uint64_t key, int lower, int upper, int move, unsigned work);
+
+  void clear();
+  std::size_t clusters() const { return clusters_; }
+  std::size_t bytes() const { return clusters_ * sizeof(Cluster); }
+
+ private:
+  struct alignas(64) Cluster {
+    std::atomic<std::uint32_t> lock;
+    std::uint16_t meta[4];  // bits 0-4 move+1 (0 none), bits 5-15 work+1 (0 = empty slot)
+    std::uint64_t key[4];
+    std::int16_t lower[4];
+    std::int16_t upper[4];
+  };
+  static_assert(sizeof(Cluster) == 64);
+
+  Cluster& cluster_of(std::uint64_t key) const {
+    return table_[(key * 0x9E3779B97F4A7C15ull) >> shift_];
+  }
+
+  Cluster* table_ = nullptr;
+  std::size_t clusters_ = 0;
+  int shift_ = 64;
+};
+
+}  // namespace mancala::solver

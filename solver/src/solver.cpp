@@ -1,0 +1,180 @@
+#include "mancala/solver/solver.hpp"
+
+#include <tbb/global_control.h>
+
+#include <chrono>
+#include <optional>
+
+#include "mancala/error.hpp"
+#include "mancala/rules.hpp"
+#include "search.hpp"
+
+namespace mancala::solver {
+
+using detail::SharedState;
+
+struct Solver::Impl {
+  Ruleset rules;
+  SolveOptions options;
+  TranspositionTable tt;
+  // The table's keys are only comparable for one ruleset and board width.
+  int keyed_pits = -1;
+  std::optional<tables::BoardIndex> index;
+  std::atomic<std::uint64_t>* live_nodes = nullptr;
+  std::atomic<int> lower{0}, upper{0}, testing{0}, tests{0};
+  std::atomic<std::uint64_t> finished_nodes{0};
+
+  Impl(const Ruleset& r, const SolveOptions& o) : rules(r), options(o), tt(o.tt_megabytes) {
+    if (o.threads < 1) throw InputError("--threads must be at least 1");
+  }
+
+  // Index (and table reset) for boards of p's width with up to p's seeds.
+  const tables::BoardIndex& index_for(const Position& p) {
+    const int pits = 2 * p.m();
+    const int seeds = p.board_seeds();
+    if (keyed_pits != pits) {
+      if (keyed_pits != -1) tt.clear();
+      keyed_pits = pits;
+      index.reset();
+    }
+    if (!index || index->max_seeds() < seeds) {
+      try {
+        index.emplace(pits, std::max(seeds, index ? index->max_seeds() : 0));
+      } catch (const InputError&) {
+        throw InputError("a board of " + std::to_string(p.m()) + " pits a side with " + std::to_string(seeds) +
+                         " seeds is beyond the solver's 64-bit lossless keys");
+      }
+    }
+    return *index;
+  }
+
+  // Exact board value of p by bisection with null-window tests.
+  template <class R>
+  int board_value(const Position& p, SharedState& shared) {
+    if (R::is_terminal(p)) return p.mover_row_sum() - p.opponent_row_sum();
+    const int seeds = p.board_seeds();
+    // Values of acyclic rulesets have the parity of the seeds on the board
+    // (every seed ends in one store or the other).
+    constexpr bool parity = !detail::Worker<R>::kCycles;
+    int lo = -seeds, hi = seeds;
+    const int diff = p.store_difference();
+    while (lo < hi) {
+      int gamma;
+      if (parity) {
+        const int units_lo = (lo + seeds) / 2, units_hi = (hi + seeds) / 2;
+        gamma = 2 * (units_lo + (units_hi - units_lo + 1) / 2) - seeds;
+      } else {
+        gamma = lo + (hi - lo + 1) / 2;
+      }
+      lower = diff + lo;
+      upper = diff + hi;
+      testing = diff + gamma;
+      ++tests;
+      detail::Worker<R> root(shared, nullptr);
+      bool tainted = false;
+      const int v = root.search(p, gamma - 1, gamma, 0, tainted);
+      if (v >= gamma)
+        lo = std::max(lo, parity ? v + ((v - seeds) & 1) : v);
+      else
+        hi = std::min(hi, parity ? v - ((v - seeds) & 1) : v);
+    }
+    return lo;
+  }
+
+  // Does the child reached by `c` give exactly `target` (a board value of p)?
+  template <class R>
+  std::vector<int> principal_variation(Position p, int value, SharedState& shared) {
+    std::vector<int> pv;
+    for (int ply = 0; ply < 200 && !R::is_terminal(p); ++ply) {
+      bool found = false;
+      const int before = p.store_difference();
+      for (MoveMask rest = R::legal_moves(p); rest && !found; rest &= rest - 1) {
+        const int pit = std::countr_zero(rest);
+        Position c = p;
+        const MoveResult r = R::play(c, pit);
+        const int delta = (r.extra_turn ? c.store_difference() : -c.store_difference()) - before;
+        // The move reaches `value` iff the child's board value is exactly:
+        const int need = r.extra_turn ? value - delta : delta - value;
+        bool ok;
+        if (r.game_over) {
+          ok = delta == value;
+        } else {
+          detail::Worker<R> w(shared, nullptr);
+          bool tainted = false;
+          // A null-window test around `need` (values are exact maxima, so
+          // >= / <= suffices in the right direction).
+          if (r.extra_turn)
+            ok = w.search(c, need - 1, need, 0, tainted) >= need;
+          else
+            ok = w.search(c, need, need + 1, 0, tainted) <= need;
+        }
+        if (ok) {
+          pv.push_back(pit + 1);
+          p = c;
+          value = r.game_over ? 0 : need;
+          found = true;
+        }
+      }
+      if (!found) break;  // cannot happen for an exact value; stop rather than loop
+    }
+    return pv;
+  }
+
+  template <class R>
+  SolveResult solve(const Position& p) {
+    const auto t0 = std::chrono::steady_clock::now();
+    SharedState shared{tt, index_for(p), options.tables, options.threads, 8};
+    live_nodes = &shared.nodes;
+    tests = 0;
+    SolveResult result;
+    {
+      std::optional<tbb::global_control> limit;
+      if (options.threads > 1) limit.emplace(tbb::global_control::max_allowed_parallelism, std::size_t(options.threads));
+      result.board_value = board_value<R>(p, shared);
+      result.pv = principal_variation<R>(p, result.board_value, shared);
+    }
+    result.value = p.store_difference() + result.board_value;
+    result.best_move = result.pv.empty() ? 0 : result.pv.front();
+    result.nodes = shared.nodes.load();
+    result.tests = tests.load();
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    finished_nodes += result.nodes;
+    live_nodes = nullptr;
+    lower = upper = result.value;
+    return result;
+  }
+};
+
+Solver::Solver(const Ruleset& rules, const SolveOptions& options) : impl_(std::make_unique<Impl>(rules, options)) {}
+Solver::~Solver() = default;
+
+SolveResult Solver::solve(const Position& p) {
+  return dispatch(impl_->rules, [&](auto R) { return impl_->solve<decltype(R)>(p); });
+}
+
+std::vector<MoveValue> Solver::analyze(const Position& p) {
+  std::vector<MoveValue> out;
+  dispatch(impl_->rules, [&](auto R) {
+    using Rules = decltype(R);
+    const int before = p.store_difference();
+    for (MoveMask rest = Rules::legal_moves(p); rest; rest &= rest - 1) {
+      const int pit = std::countr_zero(rest);
+      Position c = p;
+      const MoveResult r = Rules::play(c, pit);
+      const SolveResult child = impl_->solve<Rules>(c);
+      // child.value is from the child's mover's side.
+      out.push_back({pit + 1, r.extra_turn ? child.value : -child.value});
+      (void)before;
+    }
+  });
+  std::stable_sort(out.begin(), out.end(), [](const MoveValue& a, const MoveValue& b) { return a.value > b.value; });
+  return out;
+}
+
+SolveStatus Solver::status() const {
+  const auto* live = impl_->live_nodes;
+  return {impl_->finished_nodes.load() + (live ? live->load() : 0), impl_->lower.load(), impl_->upper.load(),
+          impl_->testing.load(), impl_->tests.load()};
+}
+
+}  // namespace mancala::solver

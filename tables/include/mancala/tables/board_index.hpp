@@ -1,0 +1,56 @@
+// Bijective ranking of boards: k seeds over P pits (stores excluded), in the
+// combinatorial number system over "stars and bars".
+//
+// The partial sums s_j = c_1 + ... + c_j + (j - 1), j = 1..P-1, are a
+// (P-1)-subset of {0, ..., k+P-2}; a board's rank within its level k is the
+// colexicographic rank of that subset, sum_j C(s_j, j).  A level holds
+// C(k+P-1, P-1) boards.  Ranking all levels up to K one after another gives
+// the lossless search key  key = C(k+P-1, P) + rank  (the boards with fewer
+// seeds come first), unique over every board with at most K seeds.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace mancala::tables {
+
+class BoardIndex {
+ public:
+  // Throws InputError when the boards with up to max_seeds seeds do not fit
+  // in 64 bits.
+  BoardIndex(int pits, int max_seeds);
+
+  int pits() const { return pits_; }
+  int max_seeds() const { return max_seeds_; }
+
+  // C(n, r) for n <= max_seeds + pits, r <= pits; 0 when r > n.
+  std::uint64_t binomial(int n, int r) const { return r > n ? 0 : binom_[std::size_t(n) * stride_ + std::size_t(r)]; }
+
+  std::uint64_t level_size(int seeds) const { return binomial(seeds + pits_ - 1, pits_ - 1); }
+  // Number of boards with fewer than `seeds` seeds.
+  std::uint64_t level_offset(int seeds) const { return binomial(seeds + pits_ - 1, pits_); }
+
+  // Rank of a board holding `seeds` seeds in total (the caller's sum).
+  std::uint64_t rank(const std::uint8_t* board, int seeds) const {
+    std::uint64_t r = 0;
+    int s = -1;
+    for (int j = 1; j < pits_; ++j) {
+      s += board[j - 1] + 1;
+      r += binom_[std::size_t(s) * stride_ + std::size_t(j)];
+    }
+    (void)seeds;
+    return r;
+  }
+  void unrank(std::uint64_t rank, int seeds, std::uint8_t* board) const;
+
+  // Lossless key over all levels up to max_seeds.
+  std::uint64_t key(const std::uint8_t* board, int seeds) const { return level_offset(seeds) + rank(board, seeds); }
+
+ private:
+  int pits_;
+  int max_seeds_;
+  std::size_t stride_;
+  std::vector<std::uint64_t> binom_;
+};
+
+}  // namespace mancala::tables

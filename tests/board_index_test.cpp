@@ -1,0 +1,96 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+#include "mancala/error.hpp"
+#include "mancala/tables/board_index.hpp"
+
+namespace mancala::tables {
+namespace {
+
+// Plain binomial for the check, independent of the index's table.
+std::uint64_t choose(int n, int r) {
+  if (r < 0 || r > n) return 0;
+  std::uint64_t c = 1;
+  for (int i = 1; i <= r; ++i) c = c * std::uint64_t(n - r + i) / std::uint64_t(i);
+  return c;
+}
+
+// Every board of k seeds over P pits, in lexicographic order.
+void all_boards(int pits, int seeds, std::vector<std::uint8_t>& cur, std::vector<std::vector<std::uint8_t>>& out) {
+  if (int(cur.size()) == pits - 1) {
+    cur.push_back(std::uint8_t(seeds));
+    out.push_back(cur);
+    cur.pop_back();
+    return;
+  }
+  for (int c = 0; c <= seeds; ++c) {
+    cur.push_back(std::uint8_t(c));
+    all_boards(pits, seeds - c, cur, out);
+    cur.pop_back();
+  }
+}
+
+TEST(BoardIndex, RankIsABijectionOntoZeroToLevelSize) {
+  for (int pits = 1; pits <= 6; ++pits) {
+    const BoardIndex index(pits, 8);
+    for (int k = 0; k <= 8; ++k) {
+      std::vector<std::vector<std::uint8_t>> boards;
+      std::vector<std::uint8_t> cur;
+      all_boards(pits, k, cur, boards);
+      ASSERT_EQ(boards.size(), choose(k + pits - 1, pits - 1));
+      ASSERT_EQ(index.level_size(k), boards.size());
+      std::vector<bool> seen(boards.size(), false);
+      for (const auto& b : boards) {
+        const std::uint64_t r = index.rank(b.data(), k);
+        ASSERT_LT(r, boards.size());
+        ASSERT_FALSE(seen[r]) << "rank " << r << " twice, pits " << pits << " seeds " << k;
+        seen[r] = true;
+        std::vector<std::uint8_t> back(std::size_t(pits), 0xEE);
+        index.unrank(r, k, back.data());
+        ASSERT_EQ(back, b);
+      }
+    }
+  }
+}
+
+TEST(BoardIndex, KeysAreUniqueAcrossLevels) {
+  const BoardIndex index(4, 7);
+  std::set<std::uint64_t> keys;
+  std::uint64_t total = 0;
+  for (int k = 0; k <= 7; ++k) {
+    std::vector<std::vector<std::uint8_t>> boards;
+    std::vector<std::uint8_t> cur;
+    all_boards(4, k, cur, boards);
+    for (const auto& b : boards) keys.insert(index.key(b.data(), k));
+    total += boards.size();
+    EXPECT_EQ(index.level_offset(k + 1), total);
+  }
+  EXPECT_EQ(keys.size(), total);
+  EXPECT_EQ(*keys.rbegin(), total - 1);
+}
+
+TEST(BoardIndex, LargeBoardsRoundTrip) {
+  // Kalah(6,6): 72 seeds over 12 pits.
+  const BoardIndex index(12, 72);
+  EXPECT_EQ(index.level_size(72), choose(83, 11));
+  std::uint8_t board[12] = {0, 72, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::uint8_t back[12];
+  for (std::uint64_t r : {std::uint64_t{0}, index.level_size(72) - 1, index.rank(board, 72)}) {
+    index.unrank(r, 72, back);
+    EXPECT_EQ(index.rank(back, 72), r);
+  }
+  index.unrank(index.rank(board, 72), 72, back);
+  EXPECT_TRUE(std::equal(board, board + 12, back));
+}
+
+TEST(BoardIndex, RefusesIndexesBeyond64Bits) {
+  EXPECT_THROW(BoardIndex(32, 255), InputError);
+  EXPECT_THROW(BoardIndex(16, 112), InputError);  // C(128,16) > 2^64
+  EXPECT_NO_THROW(BoardIndex(14, 98));            // Congkak 7x7
+}
+
+}  // namespace
+}  // namespace mancala::tables
