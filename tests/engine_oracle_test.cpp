@@ -1,15 +1,18 @@
 // The engine against the brute-force oracle (tests/oracle), which is written
 // independently from the rule texts.  Random playouts compare every step
 // (legal moves, resulting position, extra turn, game over, terminal flag,
-// final value); perft compares whole trees; seeds must be conserved; and the
-// oracle's exact `value` is checked on tiny boards worked out by hand.
+// final value, illegal moves rejected); perft compares whole trees; seeds
+// must be conserved; and the oracle's exact `value` is checked on tiny boards
+// worked out by hand (tests named Oracle.*).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <random>
 #include <ostream>
+#include <random>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mancala/engine.hpp"
@@ -504,10 +507,3 @@ TEST(Oracle, ValueRefusesHugeStateSets) {
 }
 
 }  // namespace
-// TEMP
-#include <iostream>
-TEST(OracleTemp, OwareStarts) {
-  for (auto [m, n] : std::vector<std::pair<int,int>>{{1,1},{1,3},{1,5},{2,1},{2,2},{2,3},{2,4},{3,1},{3,2},{3,3}})
-    for (const char* rule : {"no-capture", "forbidden", "capture-all"})
-      std::cout << m << " " << n << " " << rule << " " << oracle::value(oracle::Rules{.game = "oware", .grand_slam = rule}, oracle::start(m, n)) << "\n";
-}

@@ -7,11 +7,38 @@
 
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
+#include "mancala/tables/level_values.hpp"
 #include "search.hpp"
 
 namespace mancala::solver {
 
 using detail::SharedState;
+
+namespace {
+
+// In-memory level values as the solver's endgame tables.
+template <class R>
+class LevelValuesProbe final : public EndgameTables {
+ public:
+  explicit LevelValuesProbe(const tables::LevelValues<R>& v) : values_(v) {}
+  int max_seeds() const override { return values_.built_seeds(); }
+  bool probe(const Position& p, int& board_value) const override {
+    const int seeds = p.board_seeds();
+    if (p.m() != values_.pits_per_side() || seeds > values_.built_seeds()) return false;
+    board_value = values_.value(p.pits.data(), seeds);
+    return true;
+  }
+
+ private:
+  const tables::LevelValues<R>& values_;
+};
+
+// Oware's cycles make plain search exponential (results that meet a
+// repetition cannot be stored), so Oware solves first compute every level
+// that fits this budget by retrograde analysis.
+constexpr std::uint64_t kOwareLevelBudget = 40'000'000;
+
+}  // namespace
 
 struct Solver::Impl {
   Ruleset rules;
@@ -85,7 +112,13 @@ struct Solver::Impl {
   template <class R>
   std::vector<int> principal_variation(Position p, int value, SharedState& shared) {
     std::vector<int> pv;
+    // Oware lines that keep the value can go round a cycle for ever: stop at
+    // the first repeated position (endless play from there).
+    std::vector<std::pair<std::uint64_t, Side>> seen;
     for (int ply = 0; ply < 200 && !R::is_terminal(p); ++ply) {
+      const std::pair<std::uint64_t, Side> here{shared.index.key(p.pits.data(), p.board_seeds()), p.to_move};
+      if (std::find(seen.begin(), seen.end(), here) != seen.end()) break;
+      seen.push_back(here);
       bool found = false;
       const int before = p.store_difference();
       for (MoveMask rest = R::legal_moves(p); rest && !found; rest &= rest - 1) {
@@ -128,8 +161,22 @@ struct Solver::Impl {
     tests = 0;
     SolveResult result;
     {
-      std::optional<tbb::global_control> limit;
-      if (options.threads > 1) limit.emplace(tbb::global_control::max_allowed_parallelism, std::size_t(options.threads));
+      tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::size_t(options.threads));
+      std::optional<tables::LevelValues<R>> levels;
+      std::optional<LevelValuesProbe<R>> probe;
+      if (detail::Worker<R>::kCycles && !options.tables) {
+        const int seeds = p.board_seeds();
+        const tables::BoardIndex& keys = *index;
+        int top = -1;
+        while (top < seeds && keys.level_offset(top + 2) <= kOwareLevelBudget && top < 127) ++top;
+        if (options.oware_level_seeds >= 0) top = std::min(top, options.oware_level_seeds);
+        if (top >= 0) {
+          levels.emplace(p.m(), top);
+          while (levels->built_seeds() < top) levels->build_next();
+          probe.emplace(*levels);
+          shared.tables = &*probe;
+        }
+      }
       result.board_value = board_value<R>(p, shared);
       result.pv = principal_variation<R>(p, result.board_value, shared);
     }

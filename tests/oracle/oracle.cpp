@@ -212,7 +212,8 @@ int negamax(const Rules& r, const Board& b, std::unordered_map<std::string, int>
 // positions at once need not settle: a capture seen near the horizon through
 // a not yet settled child makes values oscillate, e.g. from the Oware 2x4
 // start.)
-int oware_value(const Rules& r, const Board& start_board, std::size_t max_states) {
+std::vector<std::pair<Board, int>> oware_values(const Rules& r, const Board& start_board, std::size_t max_states) {
+  std::vector<Board> boards;
   // Enumerate the reachable positions breadth-first; index = discovery order.
   std::unordered_map<std::string, int> index;
   std::deque<Board> frontier;
@@ -227,6 +228,7 @@ int oware_value(const Rules& r, const Board& start_board, std::size_t max_states
   while (!frontier.empty()) {
     Board b = frontier.front();
     frontier.pop_front();
+    boards.push_back(b);
     child_begin.push_back(static_cast<int>(children.size()));
     stored.push_back(b.south_store + b.north_store);
     if (terminal(r, b)) {
@@ -280,7 +282,9 @@ int oware_value(const Rules& r, const Board& start_board, std::size_t max_states
       if (!changed) break;
     }
   }
-  return v[0];
+  std::vector<std::pair<Board, int>> out;
+  for (std::size_t p = 0; p < v.size(); ++p) out.emplace_back(boards[p], v[p]);
+  return out;
 }
 
 void perft_walk(const Rules& r, const Board& b, int level, int depth, std::vector<std::uint64_t>& counts) {
@@ -495,9 +499,32 @@ std::vector<std::uint64_t> perft(const Rules& r, const Board& b, int depth) {
   return counts;
 }
 
+std::vector<std::pair<Board, int>> reachable_values(const Rules& r, const Board& b, std::size_t max_states) {
+  check_rules(r);
+  if (r.game == "oware") return oware_values(r, b, max_states);
+  // Every reachable position, breadth-first, then one shared memo.
+  std::unordered_map<std::string, int> seen{{key(b), 0}};
+  std::vector<Board> boards{b};
+  for (std::size_t i = 0; i < boards.size(); ++i) {
+    if (terminal(r, boards[i])) continue;
+    for (int pit : legal_moves(r, boards[i])) {
+      bool extra = false, over = false;
+      Board child = play(r, boards[i], pit, extra, over);
+      if (seen.emplace(key(child), int(boards.size())).second) {
+        if (boards.size() >= max_states) throw std::runtime_error("oracle: too many positions");
+        boards.push_back(child);
+      }
+    }
+  }
+  std::unordered_map<std::string, int> memo;
+  std::vector<std::pair<Board, int>> out;
+  for (const Board& x : boards) out.emplace_back(x, terminal(r, x) ? final_value(x) : negamax(r, x, memo, max_states));
+  return out;
+}
+
 int value(const Rules& r, const Board& b, std::size_t max_states) {
   check_rules(r);
-  if (r.game == "oware") return oware_value(r, b, max_states);
+  if (r.game == "oware") return oware_values(r, b, max_states).front().second;
   std::unordered_map<std::string, int> memo;
   return negamax(r, b, memo, max_states);
 }

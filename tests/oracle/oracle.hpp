@@ -11,6 +11,7 @@
 // copies of whole boards, string keys.  Tests compare the engine with it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -72,5 +73,8 @@ std::vector<std::uint64_t> perft(const Rules& rules, const Board& b, int depth);
 // store difference.  Throws std::runtime_error if more than `max_states`
 // positions are reached (a few hundred thousand take a few seconds).
 int value(const Rules& rules, const Board& b, std::size_t max_states = 2'000'000);
+
+// Every position reachable from b (b first), each with its exact value as above.
+std::vector<std::pair<Board, int>> reachable_values(const Rules& rules, const Board& b, std::size_t max_states = 2'000'000);
 
 }  // namespace oracle

@@ -52,6 +52,9 @@ struct SolveOptions {
   int threads = 1;
   std::size_t tt_megabytes = 256;
   const EndgameTables* tables = nullptr;
+  // Oware: levels up to this many seeds are solved by retrograde analysis in
+  // memory before the search (-1: as many as fit a budget of 4e7 boards).
+  int oware_level_seeds = -1;
 };
 
 struct SolveResult {

@@ -1,0 +1,149 @@
+// Exact board values of every board with up to K seeds, level by level, in
+// memory (retrograde analysis).
+//
+// A level is all boards with k seeds over the 2m pits, mover-relative,
+// ranked by BoardIndex.  Seeds only ever leave the board, so a move either
+// drops to a lower level (already solved) or stays in the level.  Within a
+// level the values are the least-horizon fixpoint of
+//     v(p) = max( best exit of p ,  max over in-level moves c of ±v(c) )
+// computed by synchronous (Jacobi) value iteration from v = 0: after h
+// passes v is the value of the game cut off after h in-level moves with the
+// board split evenly at the cut, and because every in-level move gains
+// nothing, those values stop changing once h exceeds the level's size; the
+// first pass that changes nothing has reached them.  For Oware this is
+// exactly "endless play splits the remaining seeds evenly"; for the acyclic
+// rulesets the fixpoint is unique and is reached after (longest in-level
+// line) passes.  Passes only read the previous pass, so the result does not
+// depend on the number of threads.
+//
+// This is the simple exact method of the design notes; its number of passes
+// has no good bound, so it serves small and medium levels.
+#pragma once
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "mancala/error.hpp"
+#include "mancala/rules.hpp"
+#include "mancala/tables/board_index.hpp"
+
+namespace mancala::tables {
+
+struct LevelStats {
+  int seeds = 0;
+  std::uint64_t positions = 0;
+  int passes = 0;
+  double seconds = 0;
+};
+
+template <class R>
+class LevelValues {
+ public:
+  using Value = std::int8_t;  // |board value| <= seeds on the board <= 127
+
+  LevelValues(int pits_per_side, int max_seeds) : m_(pits_per_side), index_(2 * pits_per_side, max_seeds) {
+    if (max_seeds > 127) throw InputError("level values are stored in 8 bits: at most 127 seeds, got " + std::to_string(max_seeds));
+  }
+
+  int pits_per_side() const { return m_; }
+  int built_seeds() const { return int(levels_.size()) - 1; }  // -1 when none
+  const BoardIndex& index() const { return index_; }
+  const std::vector<Value>& level(int seeds) const { return levels_[std::size_t(seeds)]; }
+
+  // Board value of a board of a built level.
+  int value(const std::uint8_t* board, int seeds) const { return levels_[std::size_t(seeds)][index_.rank(board, seeds)]; }
+
+  // Builds levels built_seeds()+1 .. upto.  `progress(level, passes)` is
+  // called after every pass.
+  LevelStats build_next(const std::function<void(int, int)>& progress = {}) {
+    const int k = built_seeds() + 1;
+    if (k > index_.max_seeds()) throw InputError("level " + std::to_string(k) + " is beyond the index");
+    LevelStats stats;
+    stats.seeds = k;
+    const std::uint64_t size = index_.level_size(k);
+    stats.positions = size;
+    if (size >= (std::uint64_t(1) << 31)) throw InputError("level " + std::to_string(k) + " is too large for memory");
+
+    // One scan: terminal values, the best exit of every position, and the
+    // in-level successors (rank, with the top bit set for an extra turn).
+    constexpr std::uint32_t kExtra = 1u << 31;
+    constexpr int kNone = -1000;
+    std::vector<int> exit_best(size);
+    std::vector<std::uint8_t> child_count(size);
+    std::vector<std::uint32_t> children(size * std::uint64_t(m_));
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size), [&](const tbb::blocked_range<std::uint64_t>& r) {
+      Position p;
+      p.pits_per_side = std::uint8_t(m_);
+      for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank) {
+        index_.unrank(rank, k, p.pits.data());
+        int best = kNone;
+        int n = 0;
+        if (R::is_terminal(p)) {
+          best = p.mover_row_sum() - p.opponent_row_sum();
+        } else {
+          for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
+            Position c = p;
+            const MoveResult res = R::play(c, std::countr_zero(rest));
+            const int delta = res.extra_turn ? c.store_difference() : -c.store_difference();
+            if (res.game_over) {
+              best = std::max(best, delta);
+              continue;
+            }
+            const int cs = c.board_seeds();
+            if (cs < k) {
+              const int v = levels_[std::size_t(cs)][index_.rank(c.pits.data(), cs)];
+              best = std::max(best, res.extra_turn ? delta + v : delta - v);
+            } else {
+              children[rank * std::uint64_t(m_) + std::uint64_t(n++)] =
+                  std::uint32_t(index_.rank(c.pits.data(), k)) | (res.extra_turn ? kExtra : 0u);
+            }
+          }
+        }
+        exit_best[rank] = best;
+        child_count[rank] = std::uint8_t(n);
+      }
+    });
+
+    // Jacobi passes until nothing changes.
+    std::vector<Value> cur(size, 0), next(size);
+    for (;;) {
+      std::atomic<bool> changed{false};
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size), [&](const tbb::blocked_range<std::uint64_t>& r) {
+        bool local = false;
+        for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank) {
+          int best = exit_best[rank];
+          const std::uint32_t* kids = &children[rank * std::uint64_t(m_)];
+          for (int i = 0; i < child_count[rank]; ++i) {
+            const std::uint32_t c = kids[i];
+            const int v = cur[c & ~kExtra];
+            best = std::max(best, (c & kExtra) ? v : -v);
+          }
+          next[rank] = Value(best);
+          local = local || next[rank] != cur[rank];
+        }
+        if (local) changed.store(true, std::memory_order_relaxed);
+      });
+      ++stats.passes;
+      cur.swap(next);
+      if (progress) progress(k, stats.passes);
+      if (!changed.load()) break;
+    }
+    levels_.push_back(std::move(cur));
+    return stats;
+  }
+
+ private:
+  int m_;
+  BoardIndex index_;
+  std::vector<std::vector<Value>> levels_;
+};
+
+}  // namespace mancala::tables

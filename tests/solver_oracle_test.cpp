@@ -1,0 +1,149 @@
+// The solver and the in-memory level tables against the brute-force oracle,
+// on positions reachable in small boards of every ruleset, from both sides
+// and with stores that are not zero.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "mancala/notation.hpp"
+#include "mancala/solver/solver.hpp"
+#include "mancala/tables/level_values.hpp"
+#include "oracle/oracle.hpp"
+
+namespace {
+
+using namespace mancala;
+
+struct Config {
+  std::string name;
+  Ruleset rules;
+  oracle::Rules oracle_rules;
+  std::vector<std::string> starts;
+};
+
+std::vector<Config> configs() {
+  const std::vector<std::string> small = {"1,1/1,1 0-0 s", "2,2/2,2 1-0 n", "1,1,1/1,1,1 0-2 s", "2,2,2/2,2,2 0-0 n",
+                                          "3,3/3,3 2-1 s", "1,2,0/2,0,1 3-1 n"};
+  std::vector<std::string> larger = small;
+  for (const char* s : {"3,3,3/3,3,3 0-0 s", "2,2,2,2/2,2,2,2 1-1 n", "1,0,3,1,2/2,1,0,3,1 2-4 s"}) larger.push_back(s);
+  return {
+      {"kalah", {.game = Game::Kalah}, {"kalah"}, larger},
+      {"kalah_empty_capture", {.game = Game::Kalah, .empty_capture = true}, {"kalah", true}, larger},
+      {"brainking", {.game = Game::BrainKing}, {"brainking"}, larger},
+      {"oware", {.game = Game::Oware}, {"oware"}, small},
+      {"oware_forbidden", {.game = Game::Oware, .grand_slam = GrandSlam::Forbidden}, {"oware", false, "forbidden"}, small},
+      {"oware_capture_all", {.game = Game::Oware, .grand_slam = GrandSlam::CaptureAll}, {"oware", false, "capture-all"}, small},
+      {"congkak", {.game = Game::Congkak}, {"congkak"}, larger},
+      {"congkak_needs_opposite", {.game = Game::Congkak, .congkak_capture = CongkakCapture::NeedsOpposite},
+       {"congkak", false, "no-capture", true}, larger},
+  };
+}
+
+void PrintTo(const Config& c, std::ostream* os) { *os << c.name; }
+
+// At most `limit` positions, spread over the whole reachable set.
+template <class T>
+std::vector<T> spread(const std::vector<T>& all, std::size_t limit) {
+  if (all.size() <= limit) return all;
+  std::vector<T> out;
+  for (std::size_t i = 0; i < limit; ++i) out.push_back(all[i * all.size() / limit]);
+  return out;
+}
+
+class SolverVsOracle : public testing::TestWithParam<Config> {};
+
+TEST_P(SolverVsOracle, EveryReachablePositionHasTheBruteForceValue) {
+  const Config& c = GetParam();
+  solver::Solver solver(c.rules, {.threads = 1, .tt_megabytes = 16});
+  std::size_t compared = 0;
+  for (const std::string& start : c.starts) {
+    const auto all = oracle::reachable_values(c.oracle_rules, oracle::parse(start));
+    for (const auto& [board, value] : spread(all, 400)) {
+      const std::string text = oracle::format(board);
+      const solver::SolveResult r = solver.solve(parse_position(text));
+      ASSERT_EQ(r.value, value) << c.name << " " << text;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 100u);
+}
+
+// Oware's search on its own: with (almost) no level tables every cycle meets
+// the repetition rule of the search.
+TEST_P(SolverVsOracle, OwareSearchWithoutLevelTables) {
+  const Config& c = GetParam();
+  if (c.rules.game != Game::Oware) GTEST_SKIP() << "only oware has cycles";
+  for (int table_seeds : {0, 3}) {
+    solver::Solver solver(c.rules, {.threads = 1, .tt_megabytes = 16, .oware_level_seeds = table_seeds});
+    for (const std::string& start : c.starts) {
+      const Position s = parse_position(start);
+      if (s.m() > 3 || s.board_seeds() > 6) continue;  // plain search of Oware is exponential
+      for (const auto& [board, value] : spread(oracle::reachable_values(c.oracle_rules, oracle::parse(start)), 150)) {
+        const std::string text = oracle::format(board);
+        ASSERT_EQ(solver.solve(parse_position(text)).value, value) << c.name << " " << text << " tables " << table_seeds;
+      }
+    }
+  }
+}
+
+TEST_P(SolverVsOracle, ValuesDoNotDependOnThreadsOrTableSize) {
+  const Config& c = GetParam();
+  solver::Solver one(c.rules, {.threads = 1, .tt_megabytes = 1});
+  solver::Solver two(c.rules, {.threads = 2, .tt_megabytes = 8});
+  const auto all = oracle::reachable_values(c.oracle_rules, oracle::parse(c.starts.back()));
+  for (const auto& [board, value] : spread(all, 60)) {
+    const Position p = parse_position(oracle::format(board));
+    EXPECT_EQ(one.solve(p).value, value) << oracle::format(board);
+    EXPECT_EQ(two.solve(p).value, value) << oracle::format(board);
+  }
+}
+
+TEST_P(SolverVsOracle, BestMoveAndPrincipalVariationAchieveTheValue) {
+  const Config& c = GetParam();
+  solver::Solver solver(c.rules, {.threads = 1, .tt_megabytes = 16});
+  const auto all = oracle::reachable_values(c.oracle_rules, oracle::parse(c.starts.back()));
+  for (const auto& [board, value] : spread(all, 40)) {
+    const Position p = parse_position(oracle::format(board));
+    const solver::SolveResult r = solver.solve(p);
+    if (r.best_move == 0) continue;
+    // The oracle's value after the best move, seen from the mover, is the value.
+    bool extra = false, over = false;
+    const oracle::Board after = oracle::play(c.oracle_rules, board, r.best_move, extra, over);
+    const int v = oracle::value(c.oracle_rules, after);
+    EXPECT_EQ(after.south_to_move == board.south_to_move ? v : -v, value) << oracle::format(board);
+    // analyze gives every move its exact value, the best one first.
+    const auto moves = solver.analyze(p);
+    ASSERT_FALSE(moves.empty());
+    EXPECT_EQ(moves.front().value, value);
+    for (const auto& mv : moves) {
+      const oracle::Board child = oracle::play(c.oracle_rules, board, mv.move, extra, over);
+      const int cv = oracle::value(c.oracle_rules, child);
+      EXPECT_EQ(mv.value, child.south_to_move == board.south_to_move ? cv : -cv) << oracle::format(board) << " move " << mv.move;
+    }
+  }
+}
+
+// The retrograde level tables: every table value plus the store difference
+// is the oracle's value.
+TEST_P(SolverVsOracle, LevelTablesMatchTheOracle) {
+  const Config& c = GetParam();
+  dispatch(c.rules, [&](auto R) {
+    using Rules = decltype(R);
+    for (const std::string& start : c.starts) {
+      const Position s = parse_position(start);
+      tables::LevelValues<Rules> levels(s.m(), s.board_seeds());
+      while (levels.built_seeds() < s.board_seeds()) levels.build_next();
+      for (const auto& [board, value] : oracle::reachable_values(c.oracle_rules, oracle::parse(start))) {
+        const Position p = parse_position(oracle::format(board));
+        ASSERT_EQ(p.store_difference() + levels.value(p.pits.data(), p.board_seeds()), value)
+            << c.name << " " << oracle::format(board);
+      }
+    }
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Rulesets, SolverVsOracle, testing::ValuesIn(configs()),
+                         [](const testing::TestParamInfo<Config>& i) { return i.param.name; });
+
+}  // namespace
