@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Solves a grid of start positions and writes results/values.csv.
+
+Every row records the exact command and the commit that produced it.  A board
+that does not finish within --timeout seconds is recorded as 'timeout', and
+the larger seed counts of the same ruleset and width are recorded as
+'skipped' (they are harder still).
+
+  scripts/values.py [--timeout S] [--threads T] [--tt-mb MB] [--only RULESET] [--out FILE]
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GRID = [
+    # (ruleset digest, cli flags, pits range, seeds range)
+    ("kalah", ["--game", "kalah"], range(1, 7), range(1, 7)),
+    ("kalah+empty-capture", ["--game", "kalah", "--empty-capture"], range(1, 7), range(1, 7)),
+    ("brainking", ["--game", "brainking"], range(1, 7), range(1, 7)),
+    ("oware", ["--game", "oware"], range(1, 7), range(1, 7)),
+    ("congkak", ["--game", "congkak"], range(1, 8), range(1, 8)),
+    ("congkak+capture=needs-opposite", ["--game", "congkak", "--capture", "needs-opposite"], range(1, 8), range(1, 8)),
+]
+FIELDS = ["ruleset", "pits", "seeds", "value", "result", "best_move", "nodes", "seconds", "threads", "status", "command", "commit"]
+
+
+def commit():
+    try:
+        sha = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
+        return sha + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--tt-mb", type=int, default=2048)
+    ap.add_argument("--only", help="one ruleset digest of the grid")
+    ap.add_argument("--binary", default=os.path.join(ROOT, "build", "solver", "mancala"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "results", "values.csv"))
+    args = ap.parse_args()
+    sha = commit()
+    rows = []
+    for digest, flags, pits_range, seeds_range in GRID:
+        if args.only and digest != args.only:
+            continue
+        for m in pits_range:
+            given_up = False
+            for n in seeds_range:
+                if 2 * m * n > 255:
+                    continue
+                cmd = ["mancala", "solve", *flags, "--pits", str(m), "--seeds", str(n),
+                       "--threads", str(args.threads), "--tt-mb", str(args.tt_mb), "--json"]
+                row = {"ruleset": digest, "pits": m, "seeds": n, "threads": args.threads,
+                       "command": " ".join(cmd), "commit": sha}
+                if given_up:
+                    row["status"] = "skipped"
+                    rows.append(row)
+                    continue
+                try:
+                    out = subprocess.run([args.binary, *cmd[1:]], capture_output=True, text=True, timeout=args.timeout)
+                except subprocess.TimeoutExpired:
+                    row["status"] = "timeout"
+                    given_up = True
+                    rows.append(row)
+                    print(f"{digest} {m}x{n}: timeout after {args.timeout:.0f} s", file=sys.stderr)
+                    continue
+                if out.returncode != 0:
+                    row["status"] = "error: " + out.stderr.strip()
+                    rows.append(row)
+                    continue
+                r = json.loads(out.stdout)
+                row.update({k: r[k] for k in ("value", "result", "best_move", "nodes", "seconds")})
+                row["status"] = "solved"
+                rows.append(row)
+                print(f"{digest} {m}x{n}: {r['value']} ({r['nodes']} nodes, {r['seconds']:.2f} s)", file=sys.stderr)
+    # Keep the rows of rulesets not run this time.
+    if args.only and os.path.exists(args.out):
+        with open(args.out, newline="") as f:
+            rows = [r for r in csv.DictReader(f) if r["ruleset"] != args.only] + rows
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
+if __name__ == "__main__":
+    main()
