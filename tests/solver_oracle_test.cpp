@@ -75,7 +75,7 @@ TEST_P(SolverVsOracle, OwareSearchWithoutLevelTables) {
   const Config& c = GetParam();
   if (c.rules.game != Game::Oware) GTEST_SKIP() << "only oware has cycles";
   for (int table_seeds : {0, 3}) {
-    solver::Solver solver(c.rules, {.threads = 1, .tt_megabytes = 16, .oware_level_seeds = table_seeds});
+    solver::Solver solver(c.rules, {.threads = 1, .tt_megabytes = 16, .level_table_seeds = table_seeds});
     for (const std::string& start : c.starts) {
       const Position s = parse_position(start);
       if (s.m() > 3 || s.board_seeds() > 6) continue;  // plain search of Oware is exponential

@@ -23,6 +23,8 @@ void add_solver_options(po::options_description& desc) {
   desc.add_options()
       ("threads", po::value<int>()->default_value(1), "search threads (TBB); the value never depends on it")
       ("tt-mb", po::value<std::size_t>()->default_value(256), "transposition table size in MiB")
+      ("level-tables", po::value<int>()->default_value(-1),
+       "solve all boards with up to this many seeds by retrograde analysis first (-1: automatic)")
       ("quiet", po::bool_switch(), "no progress line on stderr");
 }
 
@@ -30,6 +32,8 @@ solver::SolveOptions solver_options(const po::variables_map& vm) {
   solver::SolveOptions o;
   o.threads = vm["threads"].as<int>();
   o.tt_megabytes = vm["tt-mb"].as<std::size_t>();
+  o.level_table_seeds = vm["level-tables"].as<int>();
+  if (o.level_table_seeds < -1 || o.level_table_seeds > 127) throw InputError("--level-tables must be between -1 and 127");
   if (o.threads < 1 || o.threads > 1024) throw InputError("--threads must be between 1 and 1024");
   return o;
 }
@@ -64,6 +68,9 @@ std::string human(double x) {
 // "value in [lo, hi], testing >= g, 12 tests, 3.4M nodes at 2.1M/s, 5 s, ~4 s left"
 std::string solve_progress(const solver::Solver& s, double elapsed) {
   const solver::SolveStatus st = s.status();
+  if (st.building_level >= 0)
+    return "solve: building level table " + std::to_string(st.building_level) + " of " + std::to_string(st.top_level) +
+           ", " + fixed(elapsed, 0) + " s";
   const double rate = elapsed > 0 ? double(st.nodes) / elapsed : 0;
   const int range = std::max(1, st.upper - st.lower);
   const int left = int(std::ceil(std::log2(double(range) + 1)));
@@ -102,6 +109,7 @@ int cmd_solve(const Args& args) {
                 {"nodes", r.nodes},
                 {"seconds", r.seconds},
                 {"tests", r.tests},
+                {"level_tables", r.level_tables},
                 {"threads", vm["threads"].as<int>()},
                 {"tt_mb", vm["tt-mb"].as<std::size_t>()}});
     return 0;

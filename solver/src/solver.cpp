@@ -37,6 +37,10 @@ class LevelValuesProbe final : public EndgameTables {
 // repetition cannot be stored), so Oware solves first compute every level
 // that fits this budget by retrograde analysis.
 constexpr std::uint64_t kOwareLevelBudget = 40'000'000;
+// The acyclic rulesets build levels of up to 2^25 boards (one memoized pass,
+// seconds), when the root has this many more seeds than the top level.
+constexpr std::uint64_t kAcyclicLevelBudget = std::uint64_t(1) << 25;
+constexpr int kAcyclicMargin = 8;
 
 }  // namespace
 
@@ -48,7 +52,8 @@ struct Solver::Impl {
   int keyed_pits = -1;
   std::optional<tables::BoardIndex> index;
   std::atomic<std::uint64_t>* live_nodes = nullptr;
-  std::atomic<int> lower{0}, upper{0}, testing{0}, tests{0};
+  std::atomic<int> lower{0}, upper{0}, testing{0}, tests{0}, table_level{-1}, table_top{-1};
+  std::atomic<bool> building_tables{false};
   std::atomic<std::uint64_t> finished_nodes{0};
 
   Impl(const Ruleset& r, const SolveOptions& o) : rules(r), options(o), tt(o.tt_megabytes) {
@@ -159,28 +164,39 @@ struct Solver::Impl {
     SharedState shared{tt, index_for(p), options.tables, options.threads, 8};
     live_nodes = &shared.nodes;
     tests = 0;
+    table_top = -1;
     SolveResult result;
     {
       tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::size_t(options.threads));
       std::optional<tables::LevelValues<R>> levels;
       std::optional<LevelValuesProbe<R>> probe;
-      if (detail::Worker<R>::kCycles && !options.tables) {
+      if (!options.tables) {
         const int seeds = p.board_seeds();
         const tables::BoardIndex& keys = *index;
+        const bool cycles = detail::Worker<R>::kCycles;
+        const std::uint64_t budget = cycles ? kOwareLevelBudget : kAcyclicLevelBudget;
         int top = -1;
-        while (top < seeds && keys.level_offset(top + 2) <= kOwareLevelBudget && top < 127) ++top;
-        if (options.oware_level_seeds >= 0) top = std::min(top, options.oware_level_seeds);
+        while (top < seeds && keys.level_offset(top + 2) <= budget && top < 127) ++top;
+        if (!cycles && top + kAcyclicMargin > seeds) top = -1;
+        if (options.level_table_seeds >= 0) top = std::min({options.level_table_seeds, seeds, 127});
         if (top >= 0) {
+          table_top = top;
+          building_tables = true;
           levels.emplace(p.m(), top);
-          while (levels->built_seeds() < top) levels->build_next();
+          while (levels->built_seeds() < top) {
+            table_level = levels->built_seeds() + 1;
+            levels->build_next();
+          }
           probe.emplace(*levels);
           shared.tables = &*probe;
+          building_tables = false;
         }
       }
       result.board_value = board_value<R>(p, shared);
       result.pv = principal_variation<R>(p, result.board_value, shared);
     }
     result.value = p.store_difference() + result.board_value;
+    result.level_tables = options.tables ? options.tables->max_seeds() : table_top.load();
     result.best_move = result.pv.empty() ? 0 : result.pv.front();
     result.nodes = shared.nodes.load();
     result.tests = tests.load();
@@ -220,8 +236,13 @@ std::vector<MoveValue> Solver::analyze(const Position& p) {
 
 SolveStatus Solver::status() const {
   const auto* live = impl_->live_nodes;
-  return {impl_->finished_nodes.load() + (live ? live->load() : 0), impl_->lower.load(), impl_->upper.load(),
-          impl_->testing.load(), impl_->tests.load()};
+  return {impl_->finished_nodes.load() + (live ? live->load() : 0),
+          impl_->lower.load(),
+          impl_->upper.load(),
+          impl_->testing.load(),
+          impl_->tests.load(),
+          impl_->building_tables.load() ? impl_->table_level.load() : -1,
+          impl_->table_top.load()};
 }
 
 }  // namespace mancala::solver

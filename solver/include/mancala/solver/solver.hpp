@@ -52,9 +52,12 @@ struct SolveOptions {
   int threads = 1;
   std::size_t tt_megabytes = 256;
   const EndgameTables* tables = nullptr;
-  // Oware: levels up to this many seeds are solved by retrograde analysis in
-  // memory before the search (-1: as many as fit a budget of 4e7 boards).
-  int oware_level_seeds = -1;
+  // Levels (all boards with up to this many seeds) solved by retrograde
+  // analysis in memory before the search and probed by it.  -1: automatic
+  // (Oware: as many as fit 4e7 boards, since its search alone is exponential
+  // in the cycles; the other rulesets: up to 2^25 boards, for roots with
+  // enough seeds above them to pay for the build).
+  int level_table_seeds = -1;
 };
 
 struct SolveResult {
@@ -65,6 +68,7 @@ struct SolveResult {
   std::uint64_t nodes = 0;
   double seconds = 0;
   int tests = 0;  // null-window searches
+  int level_tables = -1;  // boards with up to this many seeds came from level tables
 };
 
 struct MoveValue {
@@ -78,6 +82,8 @@ struct SolveStatus {
   int lower, upper;  // current bounds on the solve value
   int testing;       // value being tested
   int tests;
+  int building_level;  // level table being built, -1 when searching
+  int top_level;       // last level table to build
 };
 
 class Solver {

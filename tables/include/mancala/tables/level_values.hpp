@@ -16,8 +16,12 @@
 // line) passes.  Passes only read the previous pass, so the result does not
 // depend on the number of threads.
 //
-// This is the simple exact method of the design notes; its number of passes
-// has no good bound, so it serves small and medium levels.
+// Kalah, BrainKing and Congkak levels are acyclic (a move that keeps every
+// seed on the board only moves seeds towards the mover's store), so there a
+// single memoized depth-first pass computes each value once, from its
+// in-level successors, instead of iterating.  Oware uses the iteration, the
+// simple exact method of the design notes; its number of passes has no good
+// bound, so it serves small and medium levels.
 #pragma once
 
 #include <tbb/blocked_range.h>
@@ -64,6 +68,69 @@ class LevelValues {
   // Builds levels built_seeds()+1 .. upto.  `progress(level, passes)` is
   // called after every pass.
   LevelStats build_next(const std::function<void(int, int)>& progress = {}) {
+    if constexpr (R::game == Game::Oware) {
+      return build_by_iteration(progress);
+    } else {
+      return build_acyclic(progress);
+    }
+  }
+
+ private:
+  static constexpr Value kUnknown = -128;
+
+  // One memoized depth-first pass; threads may compute a shared successor
+  // twice, but always to the same value.
+  LevelStats build_acyclic(const std::function<void(int, int)>& progress) {
+    const int k = built_seeds() + 1;
+    if (k > index_.max_seeds()) throw InputError("level " + std::to_string(k) + " is beyond the index");
+    LevelStats stats;
+    stats.seeds = k;
+    stats.positions = index_.level_size(k);
+    stats.passes = 1;
+    std::vector<Value> level(stats.positions, kUnknown);
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, stats.positions), [&](const tbb::blocked_range<std::uint64_t>& r) {
+      Position p;
+      p.pits_per_side = std::uint8_t(m_);
+      for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank) {
+        if (std::atomic_ref<Value>(level[rank]).load(std::memory_order_relaxed) != kUnknown) continue;
+        index_.unrank(rank, k, p.pits.data());
+        solve_acyclic(p, k, rank, level);
+      }
+    });
+    levels_.push_back(std::move(level));
+    if (progress) progress(k, 1);
+    return stats;
+  }
+
+  Value solve_acyclic(const Position& p, int k, std::uint64_t rank, std::vector<Value>& level) {
+    int best;
+    if (R::is_terminal(p)) {
+      best = p.mover_row_sum() - p.opponent_row_sum();
+    } else {
+      best = -1000;
+      for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
+        Position c = p;
+        const MoveResult res = R::play(c, std::countr_zero(rest));
+        const int delta = res.extra_turn ? c.store_difference() : -c.store_difference();
+        int v = 0;
+        if (!res.game_over) {
+          const int cs = c.board_seeds();
+          const std::uint64_t cr = index_.rank(c.pits.data(), cs);
+          if (cs < k) {
+            v = levels_[std::size_t(cs)][cr];
+          } else {
+            v = std::atomic_ref<Value>(level[cr]).load(std::memory_order_relaxed);
+            if (v == kUnknown) v = solve_acyclic(c, k, cr, level);
+          }
+        }
+        best = std::max(best, res.extra_turn ? delta + v : delta - v);
+      }
+    }
+    std::atomic_ref<Value>(level[rank]).store(Value(best), std::memory_order_relaxed);
+    return Value(best);
+  }
+
+  LevelStats build_by_iteration(const std::function<void(int, int)>& progress) {
     const int k = built_seeds() + 1;
     if (k > index_.max_seeds()) throw InputError("level " + std::to_string(k) + " is beyond the index");
     LevelStats stats;
@@ -140,7 +207,6 @@ class LevelValues {
     return stats;
   }
 
- private:
   int m_;
   BoardIndex index_;
   std::vector<std::vector<Value>> levels_;
