@@ -12,6 +12,7 @@
 // row exists.  Its own content tests and bad-input cases go into new TESTs and
 // into user_error_cases().
 #include <fcntl.h>
+#include <filesystem>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -330,7 +331,18 @@ struct CommandSpec {
   bool game_options = true;            // takes --game/--position/--pits/--seeds/...
   std::string given_position_key = "position";  // --json key that echoes --position
   Args small_board = {};  // added when no --position is given (keeps solver calls fast)
+  Args setup = {};        // a mancala command run first (e.g. building the tables it reads)
 };
+
+// A table directory private to this test process.
+const std::string& cli_tables() {
+  static const std::string dir = (std::filesystem::temp_directory_path() / ("mancala_cli_tables_" + std::to_string(::getpid()))).string();
+  return dir;
+}
+const Args kBuildCliTables = {"build", "--game", "oware", "--pits", "2", "--max-seeds", "4", "--out", cli_tables(), "--quiet"};
+struct RemoveCliTables {
+  ~RemoveCliTables() { std::filesystem::remove_all(cli_tables()); }
+} remove_cli_tables;
 
 const std::vector<CommandSpec>& commands() {
   static const std::vector<CommandSpec> table{
@@ -341,6 +353,12 @@ const std::vector<CommandSpec>& commands() {
       {"solve", {"--tt-mb", "16"}, {"value", "result", "best_move", "pv", "nodes", "seconds"}, true, "position", {"--pits", "3", "--seeds", "2"}},
       {"analyze", {"--tt-mb", "16"}, {"position", "moves", "value", "nodes", "seconds"}, true, "position", {"--pits", "3", "--seeds", "2"}},
       {"bench", {"--tt-mb", "16", "--set", "quick"}, {"signature", "nodes", "seconds", "cases"}, false},
+      {"build", {"--game", "oware", "--pits", "2", "--max-seeds", "4", "--out", cli_tables(), "--quiet"},
+       {"ruleset", "pits_per_side", "max_seeds", "positions", "levels"}, false},
+      {"probe", {"--tables", cli_tables(), "--game", "oware", "--position", "1,1/0,2 3-1 s"},
+       {"position", "value", "best_move", "moves"}, false, "position", {}, kBuildCliTables},
+      {"verify", {cli_tables(), "--quiet"}, {"ok", "ruleset", "max_seeds"}, false, "position", {}, kBuildCliTables},
+      {"info", {cli_tables()}, {"ruleset", "levels"}, false, "position", {}, kBuildCliTables},
   };
   return table;
 }
@@ -412,6 +430,7 @@ class CliCommand : public testing::TestWithParam<CommandSpec> {};
 
 TEST_P(CliCommand, HelpPrintsUsageOnStdout) {
   const CommandSpec& c = GetParam();
+  if (!c.setup.empty()) run_mancala(c.setup);
   for (const std::string flag : {"--help", "-h"}) {
     const RunResult r = run_mancala({c.name, flag});  // --help works without the required options
     expect_success(r);
@@ -432,6 +451,7 @@ TEST_P(CliCommand, HelpPrintsUsageOnStdout) {
 
 TEST_P(CliCommand, HelpWinsOverOtherOptions) {
   const CommandSpec& c = GetParam();
+  if (!c.setup.empty()) run_mancala(c.setup);
   const RunResult r = run_mancala(cat({c.name}, {"--json", "--help"}));
   expect_success(r);
   EXPECT_EQ(r.out.rfind("Usage: mancala " + c.name, 0), 0u) << describe(r);
@@ -439,6 +459,7 @@ TEST_P(CliCommand, HelpWinsOverOtherOptions) {
 
 TEST_P(CliCommand, PlainOutputSucceeds) {
   const CommandSpec& c = GetParam();
+  if (!c.setup.empty()) run_mancala(c.setup);
   const RunResult r = run_mancala(cat(cat({c.name}, c.required), c.small_board));
   expect_success(r);
   EXPECT_NE(r.out.front(), '{') << "plain output is not JSON\n" << describe(r);
@@ -446,22 +467,26 @@ TEST_P(CliCommand, PlainOutputSucceeds) {
 
 TEST_P(CliCommand, JsonIsOneObjectWithTheExpectedKeys) {
   const CommandSpec& c = GetParam();
+  if (!c.setup.empty()) run_mancala(c.setup);
   const json j = run_json(cat(cat({c.name}, c.required), c.small_board));
   for (const auto& key : c.json_keys) EXPECT_TRUE(j.contains(key)) << c.name << " --json lacks '" << key << "': " << j.dump();
 }
 
 TEST_P(CliCommand, RejectsUnknownOption) {
   const CommandSpec& c = GetParam();
+  if (!c.setup.empty()) run_mancala(c.setup);
   expect_user_error(run_mancala(cat(cat({c.name}, c.required), {"--no-such-option"})), {"--no-such-option"});
 }
 
 TEST_P(CliCommand, RejectsStrayPositionalArgument) {
   const CommandSpec& c = GetParam();
+  if (!c.setup.empty()) run_mancala(c.setup);
   expect_user_error(run_mancala(cat(cat({c.name}, c.required), {"stray"})), {"positional|stray"});
 }
 
 TEST_P(CliCommand, RejectsBadPositionAlsoWithJson) {
   const CommandSpec& c = GetParam();
+  if (!c.setup.empty()) run_mancala(c.setup);
   if (!c.game_options) GTEST_SKIP() << "no game options";
   const Args bad = {"--position", "4,4,4,4,4,4/4,4,4,4,4 0-0 s"};
   expect_user_error(run_mancala(cat(cat({c.name}, c.required), bad)), {"different lengths"});
@@ -470,18 +495,21 @@ TEST_P(CliCommand, RejectsBadPositionAlsoWithJson) {
 
 TEST_P(CliCommand, RejectsUnknownGame) {
   const CommandSpec& c = GetParam();
+  if (!c.setup.empty()) run_mancala(c.setup);
   if (!c.game_options) GTEST_SKIP() << "no game options";
   expect_user_error(run_mancala(cat(cat({c.name}, c.required), {"--game", "chess"})), {"unknown game", "chess"});
 }
 
 TEST_P(CliCommand, RejectsBadBoardSize) {
   const CommandSpec& c = GetParam();
+  if (!c.setup.empty()) run_mancala(c.setup);
   if (!c.game_options) GTEST_SKIP() << "no game options";
   expect_user_error(run_mancala(cat(cat({c.name}, c.required), {"--pits", "17"})), {"pits", "16"});
 }
 
 TEST_P(CliCommand, NorthToMovePositionRoundTrips) {
   const CommandSpec& c = GetParam();
+  if (!c.setup.empty()) run_mancala(c.setup);
   if (!c.game_options) GTEST_SKIP() << "no game options";
   const std::string north = "1,2,3/3,2,1 3-4 n";
   const json j = run_json(cat(cat({c.name}, c.required), {"--position", north}));

@@ -12,5 +12,9 @@ int cmd_perft(const Args& args);
 int cmd_solve(const Args& args);
 int cmd_analyze(const Args& args);
 int cmd_bench(const Args& args);
+int cmd_build(const Args& args);
+int cmd_probe(const Args& args);
+int cmd_verify(const Args& args);
+int cmd_info(const Args& args);
 
 }  // namespace mancala::cli

@@ -27,6 +27,10 @@ const std::map<std::string, Entry>& commands() {
       {"solve", {cmd_solve, "exact value, best move and principal variation of a position"}},
       {"analyze", {cmd_analyze, "exact value of every legal move"}},
       {"bench", {cmd_bench, "solve a fixed position set; print a node-count signature"}},
+      {"build", {cmd_build, "build endgame tables (levels 0..K) into a directory"}},
+      {"probe", {cmd_probe, "value and best move of a position from endgame tables"}},
+      {"verify", {cmd_verify, "check every table file and re-derive every value"}},
+      {"info", {cmd_info, "per-level statistics of a table directory"}},
   };
   return table;
 }

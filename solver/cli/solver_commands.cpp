@@ -1,5 +1,6 @@
 // solve, analyze, bench: the subcommands that run the exact solver.
 #include <chrono>
+#include <optional>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "mancala/engine.hpp"
 #include "mancala/error.hpp"
 #include "mancala/notation.hpp"
+#include "mancala/solver/directory_tables.hpp"
 #include "mancala/solver/solver.hpp"
 #include "progress.hpp"
 
@@ -23,6 +25,7 @@ void add_solver_options(po::options_description& desc) {
   desc.add_options()
       ("threads", po::value<int>()->default_value(1), "search threads (TBB); the value never depends on it")
       ("tt-mb", po::value<std::size_t>()->default_value(256), "transposition table size in MiB")
+      ("tables", po::value<std::string>(), "endgame table directory (from mancala build) to probe")
       ("level-tables", po::value<int>()->default_value(-1),
        "solve all boards with up to this many seeds by retrograde analysis first (-1: automatic)")
       ("quiet", po::bool_switch(), "no progress line on stderr");
@@ -98,7 +101,13 @@ int cmd_solve(const Args& args) {
   po::variables_map vm;
   if (!parse_args("solve", kSolveSynopsis, desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
-  solver::Solver solver(g.rules, solver_options(vm));
+  solver::SolveOptions options = solver_options(vm);
+  std::optional<solver::DirectoryTables> tables;
+  if (vm.count("tables")) {
+    tables.emplace(vm["tables"].as<std::string>(), g.rules, g.position.m());
+    options.tables = &*tables;
+  }
+  solver::Solver solver(g.rules, options);
   const solver::SolveResult r = with_progress(vm, solver, [&](solver::Solver& s) { return s.solve(g.position); });
   if (vm["json"].as<bool>()) {
     print_json({{"position", format_position(g.position)},

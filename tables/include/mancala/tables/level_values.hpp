@@ -65,7 +65,14 @@ class LevelValues {
   // Board value of a board of a built level.
   int value(const std::uint8_t* board, int seeds) const { return levels_[std::size_t(seeds)][index_.rank(board, seeds)]; }
 
-  // Builds levels built_seeds()+1 .. upto.  `progress(level, passes)` is
+  // Takes the next level's values as computed elsewhere (a table file).
+  void adopt_next(std::vector<Value> values) {
+    const int k = built_seeds() + 1;
+    if (values.size() != index_.level_size(k)) throw InputError("level " + std::to_string(k) + " has the wrong size");
+    levels_.push_back(std::move(values));
+  }
+
+  // Builds level built_seeds()+1.  `progress(level, passes)` is
   // called after every pass.
   LevelStats build_next(const std::function<void(int, int)>& progress = {}) {
     if constexpr (R::game == Game::Oware) {

@@ -1,0 +1,189 @@
+// build, probe, verify, info: the endgame-table subcommands.
+#include <bit>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "commands.hpp"
+#include "mancala/engine.hpp"
+#include "mancala/error.hpp"
+#include "mancala/notation.hpp"
+#include "mancala/solver/directory_tables.hpp"
+#include "mancala/tables/table_check.hpp"
+#include "progress.hpp"
+#include <tbb/global_control.h>
+
+namespace mancala::cli {
+
+namespace {
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", s);
+  return buf;
+}
+}  // namespace
+
+int cmd_build(const Args& args) {
+  po::options_description desc("build: endgame tables by retrograde analysis, one file per level");
+  add_game_options(desc);
+  desc.add_options()
+      ("max-seeds", po::value<int>()->required(), "build levels 0..K (boards with up to K seeds)")
+      ("out", po::value<std::string>()->required(), "table directory (created; complete levels are reused)")
+      ("threads", po::value<int>()->default_value(0), "TBB threads (0: all cores); files do not depend on it")
+      ("quiet", po::bool_switch(), "no progress line on stderr");
+  po::variables_map vm;
+  if (!parse_args("build", "--pits m --max-seeds K --out DIR [--game G] [ruleset options] [--threads T] [--json]", desc,
+                  args, vm))
+    return 0;
+  if (vm.count("position")) throw InputError("build takes --pits, not --position");
+  if (!vm.count("pits")) throw InputError("build needs --pits");
+  const GameSetup g = game_setup(vm);
+  const int threads = vm["threads"].as<int>();
+  if (threads < 0 || threads > 1024) throw InputError("--threads must be between 0 and 1024");
+  std::optional<tbb::global_control> limit;
+  if (threads > 0) limit.emplace(tbb::global_control::max_allowed_parallelism, std::size_t(threads));
+  const int max_seeds = vm["max-seeds"].as<int>();
+  std::atomic<int> level{0};
+  std::atomic<std::uint64_t> positions{0};
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<tables::BuiltLevel> built;
+  {
+    ProgressLine progress(ProgressLine::wanted(vm["quiet"].as<bool>()), [&](double t) {
+      return "build: level " + std::to_string(level.load()) + " of " + std::to_string(max_seeds) + " (" +
+             std::to_string(positions.load()) + " positions), " + seconds_text(t);
+    });
+    built = tables::build_tables(vm["out"].as<std::string>(), g.rules, g.position.m(), max_seeds,
+                                 [&](int k, std::uint64_t n) {
+                                   level = k;
+                                   positions = n;
+                                 });
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  nlohmann::json levels = nlohmann::json::array();
+  std::uint64_t total = 0;
+  for (const auto& b : built) {
+    total += b.positions;
+    levels.push_back({{"seeds", b.seeds}, {"positions", b.positions}, {"reused", b.reused}, {"seconds", b.seconds}, {"passes", b.passes}});
+  }
+  if (vm["json"].as<bool>()) {
+    print_json({{"ruleset", g.rules.digest()}, {"pits_per_side", g.position.m()}, {"max_seeds", max_seeds},
+                {"positions", total}, {"seconds", seconds}, {"levels", levels}});
+    return 0;
+  }
+  for (const auto& b : built)
+    std::cout << "level " << b.seeds << "  " << b.positions << " positions  "
+              << (b.reused ? std::string("reused") : seconds_text(b.seconds)) << "\n";
+  std::cout << "total " << total << " positions in " << seconds_text(seconds) << "\n";
+  return 0;
+}
+
+int cmd_probe(const Args& args) {
+  po::options_description desc("probe: value and best move of a position from endgame tables");
+  add_game_options(desc);
+  desc.add_options()("tables", po::value<std::string>()->required(), "table directory");
+  po::variables_map vm;
+  if (!parse_args("probe", "--tables DIR --position P [--game G] [ruleset options] [--json]", desc, args, vm)) return 0;
+  const GameSetup g = game_setup(vm);
+  const solver::DirectoryTables tables(vm["tables"].as<std::string>(), g.rules, g.position.m());
+  const Position& p = g.position;
+  if (p.board_seeds() > tables.max_seeds())
+    throw InputError("the position has " + std::to_string(p.board_seeds()) + " seeds on the board; the tables reach " +
+                     std::to_string(tables.max_seeds()));
+  int board_value = 0;
+  tables.probe(p, board_value);
+  // Best move: one ply over the table values (seeds never increase).
+  int best_move = 0;
+  nlohmann::json moves = nlohmann::json::array();
+  const int before = p.store_difference();
+  for (int pit : pit_numbers(legal_moves(g.rules, p))) {
+    Position c = p;
+    const MoveResult r = apply_move(g.rules, c, pit);
+    int cv = 0;
+    if (!r.game_over) tables.probe(c, cv);
+    const int delta = (r.extra_turn ? c.store_difference() : -c.store_difference()) - before;
+    const int mv = before + delta + (r.extra_turn ? cv : -cv);
+    moves.push_back({{"move", pit}, {"value", mv}});
+    if (!best_move && mv == before + board_value) best_move = pit;
+  }
+  const int value = before + board_value;
+  if (vm["json"].as<bool>()) {
+    print_json({{"position", format_position(p)}, {"ruleset", g.rules.digest()}, {"value", value}, {"board_value", board_value},
+                {"best_move", best_move ? nlohmann::json(best_move) : nlohmann::json(nullptr)}, {"moves", moves}});
+    return 0;
+  }
+  std::cout << "value      " << value << "\nbest move  " << (best_move ? std::to_string(best_move) : "none: the game is over")
+            << "\n";
+  return 0;
+}
+
+int cmd_verify(const Args& args) {
+  po::options_description desc("verify: re-read every table file and re-derive every value from its successors");
+  desc.add_options()("dir", po::value<std::string>()->required(), "table directory")("quiet", po::bool_switch(), "no progress line");
+  po::positional_options_description pos;
+  pos.add("dir", 1);
+  po::variables_map vm;
+  if (!parse_args("verify", "DIR [--json]", desc, args, vm, &pos)) return 0;
+  const std::string dir = vm["dir"].as<std::string>();
+  const tables::DirectoryInfo info = tables::describe_directory(dir);
+  std::atomic<int> level{0};
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string failure;
+  {
+    ProgressLine progress(ProgressLine::wanted(vm["quiet"].as<bool>()), [&](double t) {
+      return "verify: level " + std::to_string(level.load()) + " of " + std::to_string(info.max_seeds) + ", " + seconds_text(t);
+    });
+    try {
+      tables::verify_tables(dir, [&](int k) { level = k; });
+    } catch (const InputError& e) {
+      failure = e.what();
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!failure.empty()) {
+    if (vm["json"].as<bool>()) print_json({{"ok", false}, {"error", failure}});
+    std::cerr << "mancala: verify failed: " << failure << "\n";
+    return 1;
+  }
+  if (vm["json"].as<bool>()) {
+    print_json({{"ok", true}, {"ruleset", info.rules.digest()}, {"pits_per_side", info.pits_per_side},
+                {"max_seeds", info.max_seeds}, {"seconds", seconds}});
+    return 0;
+  }
+  std::cout << "ok: " << info.rules.digest() << ", " << info.pits_per_side << " pits, levels 0.." << info.max_seeds
+            << " verified in " << seconds_text(seconds) << "\n";
+  return 0;
+}
+
+int cmd_info(const Args& args) {
+  po::options_description desc("info: per-level positions, value histogram and win/draw/loss counts");
+  desc.add_options()("dir", po::value<std::string>()->required(), "table directory");
+  po::positional_options_description pos;
+  pos.add("dir", 1);
+  po::variables_map vm;
+  if (!parse_args("info", "DIR [--json]", desc, args, vm, &pos)) return 0;
+  const std::string dir = vm["dir"].as<std::string>();
+  const tables::DirectoryInfo info = tables::describe_directory(dir);
+  const auto levels = tables::summarize_tables(dir);
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& s : levels) {
+    nlohmann::json hist = nlohmann::json::object();
+    for (const auto& [v, c] : s.histogram) hist[std::to_string(v)] = c;
+    char hash[20];
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(s.payload_hash));
+    list.push_back({{"seeds", s.seeds}, {"positions", s.positions}, {"wins", s.wins}, {"draws", s.draws},
+                    {"losses", s.losses}, {"histogram", hist}, {"payload_fnv1a64", hash}});
+  }
+  if (vm["json"].as<bool>()) {
+    print_json({{"ruleset", info.rules.digest()}, {"pits_per_side", info.pits_per_side}, {"max_seeds", info.max_seeds},
+                {"levels", list}});
+    return 0;
+  }
+  std::cout << info.rules.digest() << ", " << info.pits_per_side << " pits a side, levels 0.." << info.max_seeds
+            << " (board values for the player to move, stores excluded)\n";
+  for (const auto& l : list)
+    std::cout << "level " << l["seeds"] << "  positions " << l["positions"] << "  win " << l["wins"] << "  draw "
+              << l["draws"] << "  loss " << l["losses"] << "  payload " << l["payload_fnv1a64"].get<std::string>() << "\n";
+  return 0;
+}
+
+}  // namespace mancala::cli

@@ -1,0 +1,42 @@
+// Reading a table directory back: the checks of `mancala verify` and the
+// statistics of `mancala info`.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <vector>
+
+#include "mancala/ruleset.hpp"
+#include "mancala/tables/table_directory.hpp"
+
+namespace mancala::tables {
+
+// What a directory's headers say it holds (from level 0's header).
+struct DirectoryInfo {
+  Ruleset rules;
+  int pits_per_side;
+  int max_seeds;
+};
+DirectoryInfo describe_directory(const std::filesystem::path& dir);
+
+// Re-derives every value of every level from its successors' stored values
+// (one ply of the rules, independent of how the builder computed them) and
+// checks that terminal boards hold their final value.  For the acyclic
+// rulesets this proves each level given the levels below; for Oware it
+// proves the values are a fixpoint of the game's equations (the iteration
+// that picks the endless-play fixpoint is the builder's).  Throws InputError
+// naming the file and level on the first problem.
+void verify_tables(const std::filesystem::path& dir, const std::function<void(int)>& progress = {});
+
+struct LevelSummary {
+  int seeds;
+  std::uint64_t positions;
+  std::uint64_t wins, draws, losses;  // board value > 0, = 0, < 0 for the mover
+  std::map<int, std::uint64_t> histogram;
+  std::uint64_t payload_hash;
+};
+std::vector<LevelSummary> summarize_tables(const std::filesystem::path& dir);
+
+}  // namespace mancala::tables

@@ -1,0 +1,63 @@
+// A directory of level files: built by build_tables(), read lazily.
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "mancala/position.hpp"
+#include "mancala/ruleset.hpp"
+#include "mancala/tables/board_index.hpp"
+#include "mancala/tables/table_file.hpp"
+
+namespace mancala::tables {
+
+// Opens level files on first use (mapped read-only, validated before the
+// first value is read).  Thread-safe.
+class TableDirectory {
+ public:
+  // Finds the levels 0..K present in `dir`; throws InputError if the
+  // directory is missing or holds no level 0, or if a file header names
+  // another ruleset or board width.
+  TableDirectory(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side);
+
+  int max_seeds() const { return max_seeds_; }
+  int pits_per_side() const { return m_; }
+  // Board value of a mover-relative board with `seeds` <= max_seeds().
+  // Throws InputError if the level's file is corrupt.
+  int value(const std::uint8_t* board, int seeds) const;
+  const MappedLevel& level(int seeds) const;
+
+ private:
+  std::filesystem::path dir_;
+  Ruleset rules_;
+  int m_;
+  int max_seeds_ = -1;
+  BoardIndex index_;
+  mutable std::vector<std::unique_ptr<MappedLevel>> levels_;
+  mutable std::vector<std::unique_ptr<std::once_flag>> opened_;
+};
+
+// Per-level figures of a build.
+struct BuiltLevel {
+  int seeds;
+  std::uint64_t positions;
+  bool reused;  // a valid file was already there (resume)
+  double seconds;
+  int passes;
+};
+
+// Bytes a build of levels 0..K keeps in memory at its peak (every level's
+// values, plus the successor lists of the largest level for Oware).
+std::uint64_t build_memory_estimate(const Ruleset& rules, int pits_per_side, int max_seeds);
+
+// Builds (or resumes) levels 0..max_seeds into dir.  Complete, valid level
+// files are reused; anything else is rebuilt.  `progress(level, positions)`
+// is called before each level.
+std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
+                                     int max_seeds, const std::function<void(int, std::uint64_t)>& progress = {});
+
+}  // namespace mancala::tables

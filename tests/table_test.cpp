@@ -1,0 +1,195 @@
+// Endgame table files: format round trip, refusal of bad files, byte-identical
+// builds for any thread count and after an interrupted build, the verifier,
+// and tables against the solver.
+#include <gtest/gtest.h>
+#include <tbb/global_control.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+
+#include "mancala/error.hpp"
+#include "mancala/notation.hpp"
+#include "mancala/solver/directory_tables.hpp"
+#include "mancala/tables/table_check.hpp"
+#include "mancala/tables/table_directory.hpp"
+
+namespace {
+
+using namespace mancala;
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    path_ = fs::temp_directory_path() / ("mancala_table_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++));
+    fs::remove_all(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+  static inline int counter_ = 0;
+};
+
+std::string bytes_of(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void overwrite_byte(const fs::path& file, std::size_t offset, char value) {
+  std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(std::streamoff(offset));
+  f.put(value);
+}
+
+std::string all_levels(const fs::path& dir, int max_seeds) {
+  std::string s;
+  for (int k = 0; k <= max_seeds; ++k) s += bytes_of(tables::level_path(dir, k));
+  return s;
+}
+
+void expect_refused(const std::function<void()>& f, const std::string& words) {
+  try {
+    f();
+    ADD_FAILURE() << "accepted; expected: " << words;
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+  }
+}
+
+const Ruleset kOware{.game = Game::Oware};
+const Ruleset kKalah{.game = Game::Kalah};
+
+TEST(TableFile, RoundTrip) {
+  TempDir dir;
+  fs::create_directories(dir.path());
+  const tables::BoardIndex index(6, 4);
+  std::vector<std::int8_t> values(index.level_size(4));
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::int8_t(int(i % 9) - 4);
+  tables::write_level(dir.path(), kOware, 3, 4, values);
+  const tables::MappedLevel level(tables::level_path(dir.path(), 4), kOware, 3, 4);
+  ASSERT_EQ(level.size(), values.size());
+  EXPECT_TRUE(std::equal(values.begin(), values.end(), level.values()));
+  EXPECT_EQ(level.header().digest, "oware");
+  EXPECT_FALSE(fs::exists(tables::level_path(dir.path(), 4).string() + ".tmp"));
+}
+
+TEST(TableFile, BadFilesAreRefusedWithTheirName) {
+  TempDir dir;
+  tables::build_tables(dir.path(), kOware, 3, 6);
+  const fs::path file = tables::level_path(dir.path(), 6);
+  const std::string good = bytes_of(file);
+  auto restore = [&] { std::ofstream(file, std::ios::binary | std::ios::trunc) << good; };
+  auto open = [&] { tables::MappedLevel(file, kOware, 3, 6); };
+
+  overwrite_byte(file, good.size() - 1, char(good.back() ^ 1));
+  expect_refused(open, "payload checksum");
+  restore();
+  overwrite_byte(file, 30, char(good[30] ^ 1));
+  expect_refused(open, "level_006.mtb");
+  restore();
+  fs::resize_file(file, good.size() - 1);
+  expect_refused(open, "truncated");
+  restore();
+  overwrite_byte(file, 0, 'X');
+  expect_refused(open, "bad magic");
+  restore();
+  expect_refused([&] { tables::MappedLevel(file, kKalah, 3, 6); }, "built for ruleset 'oware'");
+  expect_refused([&] { tables::MappedLevel(file, Ruleset{.game = Game::Oware, .grand_slam = GrandSlam::Forbidden}, 3, 6); },
+                 "not 'oware+grand-slam=forbidden'");
+  expect_refused([&] { tables::MappedLevel(file, kOware, 3, 5); }, "holds level 6");
+  expect_refused([&] { tables::TableDirectory(dir.path(), kKalah, 3); }, "built for ruleset 'oware'");
+  expect_refused([&] { tables::TableDirectory(dir.path(), kOware, 4); }, "pits a side");
+  expect_refused([&] { tables::TableDirectory(dir.path() / "missing", kOware, 3); }, "does not exist");
+  std::ofstream(file, std::ios::binary | std::ios::trunc);  // empty
+  expect_refused(open, "empty file");
+}
+
+TEST(TableBuild, ByteIdenticalForAnyThreadCount) {
+  for (const Ruleset& rules : {kOware, kKalah, Ruleset{.game = Game::Congkak}}) {
+    TempDir one, two;
+    {
+      tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+      tables::build_tables(one.path(), rules, 3, 9);
+    }
+    {
+      tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 2);
+      tables::build_tables(two.path(), rules, 3, 9);
+    }
+    EXPECT_EQ(all_levels(one.path(), 9), all_levels(two.path(), 9)) << rules.digest();
+  }
+}
+
+TEST(TableBuild, ResumesFromTheLastCompleteLevelWithIdenticalFiles) {
+  TempDir full, resumed;
+  tables::build_tables(full.path(), kOware, 3, 9);
+  tables::build_tables(resumed.path(), kOware, 3, 5);
+  // An interrupted write leaves only a .tmp file behind.
+  std::ofstream(tables::level_path(resumed.path(), 6).string() + ".tmp") << "half a file";
+  const auto report = tables::build_tables(resumed.path(), kOware, 3, 9);
+  EXPECT_TRUE(report[5].reused);
+  EXPECT_FALSE(report[6].reused);
+  EXPECT_EQ(all_levels(full.path(), 9), all_levels(resumed.path(), 9));
+  // A corrupt complete level is an error, never silently rebuilt over.
+  overwrite_byte(tables::level_path(resumed.path(), 3), bytes_of(tables::level_path(resumed.path(), 3)).size() - 1, 9);
+  expect_refused([&] { tables::build_tables(resumed.path(), kOware, 3, 9); }, "level_003.mtb");
+}
+
+TEST(TableBuild, RefusesWhatCannotFit) {
+  TempDir dir;
+  expect_refused([&] { tables::build_tables(dir.path(), kOware, 6, 127); }, "memory");
+  expect_refused([&] { tables::build_tables(dir.path(), kOware, 6, 200); }, "--max-seeds");
+}
+
+TEST(TableVerify, AcceptsABuildAndFindsAWrongValueWithAValidChecksum) {
+  TempDir dir;
+  tables::build_tables(dir.path(), kKalah, 3, 8);
+  EXPECT_NO_THROW(tables::verify_tables(dir.path()));
+  // Rewrite level 5 with one value changed: the file itself is well formed.
+  const tables::MappedLevel level(tables::level_path(dir.path(), 5), kKalah, 3, 5);
+  std::vector<std::int8_t> values(level.values(), level.values() + level.size());
+  values[values.size() / 2] = std::int8_t(values[values.size() / 2] + 2);
+  tables::write_level(dir.path(), kKalah, 3, 5, values);
+  expect_refused([&] { tables::verify_tables(dir.path()); }, "level_005.mtb: level 5 position");
+}
+
+TEST(TableSummary, CountsEveryPositionOnce) {
+  TempDir dir;
+  tables::build_tables(dir.path(), kOware, 2, 6);
+  const tables::BoardIndex index(4, 6);
+  for (const auto& s : tables::summarize_tables(dir.path())) {
+    EXPECT_EQ(s.positions, index.level_size(s.seeds));
+    EXPECT_EQ(s.wins + s.draws + s.losses, s.positions);
+    std::uint64_t sum = 0;
+    for (const auto& [v, c] : s.histogram) sum += c;
+    EXPECT_EQ(sum, s.positions);
+  }
+}
+
+// Solves that probe the directory give the plain search's values.
+TEST(TableProbe, SolverWithTablesAgreesAndSearchesLess) {
+  for (const Ruleset& rules : {kKalah, Ruleset{.game = Game::BrainKing}, Ruleset{.game = Game::Congkak}}) {
+    TempDir dir;
+    tables::build_tables(dir.path(), rules, 4, 10);
+    const solver::DirectoryTables tables(dir.path(), rules, 4);
+    solver::Solver plain(rules, {.threads = 1, .tt_megabytes = 16, .level_table_seeds = 0});
+    solver::Solver probing(rules, {.threads = 1, .tt_megabytes = 16, .tables = &tables});
+    std::mt19937 rng(7);
+    std::uint64_t plain_nodes = 0, probing_nodes = 0;
+    for (int trial = 0; trial < 40; ++trial) {
+      Position p = start_position(4, 0);
+      for (int seed = 0; seed < 16; ++seed) ++p.pits[rng() % 8];
+      const auto a = plain.solve(p);
+      const auto b = probing.solve(p);
+      ASSERT_EQ(a.value, b.value) << rules.digest() << " " << format_position(p);
+      plain_nodes += a.nodes;
+      probing_nodes += b.nodes;
+    }
+    EXPECT_LT(probing_nodes, plain_nodes) << rules.digest();
+  }
+}
+
+}  // namespace
