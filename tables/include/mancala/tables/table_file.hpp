@@ -35,9 +35,10 @@
 // file: a rebuild, with any number of threads or after an interruption, gives
 // byte-identical files.  Build times go to build_times.csv beside them.
 //
-// Compression: none yet.  Values of a level are mostly small and would
-// compress, but a raw int8 payload can be memory-mapped and probed in place;
-// zstd is to be measured before it is adopted.
+// Compression: none yet.  Measured with the zstd command on Kalah 5-pit level
+// 17 (3.1 MB): 2.3x at level 3, 2.8x at level 19; Oware 6-pit level 12: 2.5x.
+// A raw payload is probed in place from the mapping; a compressed one needs
+// block-wise decoding and a cache, worth it once tables outgrow memory.
 //
 // Version history:
 //   1  first format.
