@@ -58,13 +58,14 @@ namespace {
 
 template <class R>
 std::vector<BuiltLevel> build_with(const std::filesystem::path& dir, const Ruleset& rules, int m, int max_seeds,
-                                   const std::function<void(int, std::uint64_t)>& progress) {
+                                   BuildProgress* progress) {
   LevelValues<R> levels(m, max_seeds);
+  if (progress) levels.count_into(&progress->positions_done);
   std::vector<BuiltLevel> report;
   std::ofstream times(dir / "build_times.csv", std::ios::app);
   for (int k = 0; k <= max_seeds; ++k) {
     const std::uint64_t size = levels.index().level_size(k);
-    if (progress) progress(k, size);
+    if (progress) progress->level = k;
     const std::filesystem::path file = level_path(dir, k);
     if (std::filesystem::exists(file)) {
       // Resume: a complete file is reused; a corrupt one is an error, not
@@ -72,6 +73,10 @@ std::vector<BuiltLevel> build_with(const std::filesystem::path& dir, const Rules
       const MappedLevel existing(file, rules, m, k);
       levels.adopt_next(std::vector<std::int8_t>(existing.values(), existing.values() + existing.size()));
       report.push_back({k, size, true, 0, 0});
+      if (progress) {
+        progress->positions_done += size;
+        progress->positions_reused += size;
+      }
       continue;
     }
     const auto t0 = std::chrono::steady_clock::now();
@@ -88,7 +93,7 @@ std::vector<BuiltLevel> build_with(const std::filesystem::path& dir, const Rules
 }  // namespace
 
 std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
-                                     int max_seeds, const std::function<void(int, std::uint64_t)>& progress) {
+                                     int max_seeds, BuildProgress* progress) {
   if (max_seeds < 0 || max_seeds > kMaxTableSeeds)
     throw InputError("--max-seeds must be between 0 and " + std::to_string(kMaxTableSeeds));
   if (pits_per_side < 1 || pits_per_side > kMaxPitsPerSide)
@@ -100,6 +105,7 @@ std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Rul
   if (memory > physical)
     throw InputError("the build needs about " + std::to_string(memory >> 20) + " MiB of memory, the machine has " +
                      std::to_string(physical >> 20) + " MiB");
+  if (progress) progress->positions_total = index.level_offset(max_seeds + 1);
   std::filesystem::create_directories(dir);
   struct statvfs fs {};
   const std::uint64_t disk = index.level_offset(max_seeds + 1) + std::uint64_t(max_seeds + 1) * 4096;

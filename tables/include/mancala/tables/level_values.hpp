@@ -65,6 +65,9 @@ class LevelValues {
   // Board value of a board of a built level.
   int value(const std::uint8_t* board, int seeds) const { return levels_[std::size_t(seeds)][index_.rank(board, seeds)]; }
 
+  // Positions scanned so far are added here (for progress lines), if set.
+  void count_into(std::atomic<std::uint64_t>* counter) { counter_ = counter; }
+
   // Takes the next level's values as computed elsewhere (a table file).
   void adopt_next(std::vector<Value> values) {
     const int k = built_seeds() + 1;
@@ -103,6 +106,7 @@ class LevelValues {
         index_.unrank(rank, k, p.pits.data());
         solve_acyclic(p, k, rank, level);
       }
+      if (counter_) counter_->fetch_add(r.size(), std::memory_order_relaxed);
     });
     levels_.push_back(std::move(level));
     if (progress) progress(k, 1);
@@ -184,6 +188,7 @@ class LevelValues {
         exit_best[rank] = best;
         child_count[rank] = std::uint8_t(n);
       }
+      if (counter_) counter_->fetch_add(r.size(), std::memory_order_relaxed);
     });
 
     // Jacobi passes until nothing changes.
@@ -217,6 +222,7 @@ class LevelValues {
   int m_;
   BoardIndex index_;
   std::vector<std::vector<Value>> levels_;
+  std::atomic<std::uint64_t>* counter_ = nullptr;
 };
 
 }  // namespace mancala::tables

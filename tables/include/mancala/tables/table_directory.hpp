@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -54,10 +55,17 @@ struct BuiltLevel {
 // values, plus the successor lists of the largest level for Oware).
 std::uint64_t build_memory_estimate(const Ruleset& rules, int pits_per_side, int max_seeds);
 
+// Live figures of a running build, for progress lines (read from any thread).
+struct BuildProgress {
+  std::atomic<int> level{0};
+  std::atomic<std::uint64_t> positions_done{0};   // scanned, all levels so far
+  std::atomic<std::uint64_t> positions_total{0};  // in levels 0..K
+  std::atomic<std::uint64_t> positions_reused{0}; // in levels taken from existing files
+};
+
 // Builds (or resumes) levels 0..max_seeds into dir.  Complete, valid level
-// files are reused; anything else is rebuilt.  `progress(level, positions)`
-// is called before each level.
+// files are reused; anything else is rebuilt.
 std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
-                                     int max_seeds, const std::function<void(int, std::uint64_t)>& progress = {});
+                                     int max_seeds, BuildProgress* progress = nullptr);
 
 }  // namespace mancala::tables
