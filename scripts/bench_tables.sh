@@ -10,6 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 kalah_k=${1:-18}
 oware_k=${2:-14}
 tmp=${3:-$(mktemp -d)}
+mkdir -p "$tmp"
 "$root/scripts/build.sh" "$root/build" >/dev/null
 cd "$root"
 mancala=build/solver/mancala
