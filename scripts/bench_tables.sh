@@ -24,7 +24,8 @@ for spec in "kalah $kalah_k" "oware $oware_k"; do
     dir="$tmp/${game}_t$threads"
     rm -rf "$dir"
     cmd="mancala build --game $game --pits 6 --max-seeds $k --out DIR --threads $threads --json --quiet"
-    /usr/bin/time -f "%M" -o "$tmp/rss" $mancala ${cmd#mancala } --out "$dir" > "$tmp/build.json" 2>/dev/null || true
+    run=${cmd/DIR/$dir}
+    /usr/bin/time -f "%M" -o "$tmp/rss" $mancala ${run#mancala } > "$tmp/build.json"
     positions=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["positions"])' "$tmp/build.json")
     seconds=$(python3 -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["seconds"],2))' "$tmp/build.json")
     rate=$(python3 -c "print(int($positions/$seconds) if $seconds > 0 else 0)")
