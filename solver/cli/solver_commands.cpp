@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <sstream>
 
 #include "commands.hpp"
 #include "mancala/engine.hpp"

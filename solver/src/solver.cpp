@@ -113,7 +113,7 @@ struct Solver::Impl {
     return lo;
   }
 
-  // Does the child reached by `c` give exactly `target` (a board value of p)?
+  // A line of moves that each keep the exact board value `value`.
   template <class R>
   std::vector<int> principal_variation(Position p, int value, SharedState& shared) {
     std::vector<int> pv;
@@ -219,7 +219,6 @@ std::vector<MoveValue> Solver::analyze(const Position& p) {
   std::vector<MoveValue> out;
   dispatch(impl_->rules, [&](auto R) {
     using Rules = decltype(R);
-    const int before = p.store_difference();
     for (MoveMask rest = Rules::legal_moves(p); rest; rest &= rest - 1) {
       const int pit = std::countr_zero(rest);
       Position c = p;
@@ -227,7 +226,6 @@ std::vector<MoveValue> Solver::analyze(const Position& p) {
       const SolveResult child = impl_->solve<Rules>(c);
       // child.value is from the child's mover's side.
       out.push_back({pit + 1, r.extra_turn ? child.value : -child.value});
-      (void)before;
     }
   });
   std::stable_sort(out.begin(), out.end(), [](const MoveValue& a, const MoveValue& b) { return a.value > b.value; });
