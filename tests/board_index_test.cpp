@@ -51,6 +51,12 @@ TEST(BoardIndex, RankIsABijectionOntoZeroToLevelSize) {
         std::vector<std::uint8_t> back(std::size_t(pits), 0xEE);
         index.unrank(r, k, back.data());
         ASSERT_EQ(back, b);
+        // next() walks the level in rank order and stops after the last board.
+        const bool more = index.next(back.data());
+        ASSERT_EQ(more, r + 1 < boards.size());
+        if (more) {
+          ASSERT_EQ(index.rank(back.data(), k), r + 1);
+        }
       }
     }
   }

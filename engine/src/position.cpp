@@ -7,38 +7,6 @@
 
 namespace mancala {
 
-namespace {
-int row_sum(const std::uint8_t* row, int m) {
-  int s = 0;
-  for (int i = 0; i < m; ++i) s += row[i];
-  return s;
-}
-bool row_empty(const std::uint8_t* row, int m) {
-  for (int i = 0; i < m; ++i)
-    if (row[i]) return false;
-  return true;
-}
-}  // namespace
-
-int Position::mover_row_sum() const { return row_sum(pits.data(), m()); }
-int Position::opponent_row_sum() const { return row_sum(pits.data() + m(), m()); }
-bool Position::mover_row_empty() const { return row_empty(pits.data(), m()); }
-bool Position::opponent_row_empty() const { return row_empty(pits.data() + m(), m()); }
-
-void Position::flip() {
-  const int n = m();
-  std::array<std::uint8_t, kMaxPitsPerSide> tmp;
-  std::memcpy(tmp.data(), pits.data(), n);
-  std::memmove(pits.data(), pits.data() + n, n);
-  std::memcpy(pits.data() + n, tmp.data(), n);
-  std::swap(store[0], store[1]);
-  if (burnt) {
-    const std::uint32_t low = (1u << n) - 1;
-    burnt = ((burnt >> n) & low) | ((burnt & low) << n);
-  }
-  to_move = other(to_move);
-}
-
 void Position::sweep_rows() {
   const int n = m();
   store[0] = std::uint8_t(store[0] + mover_row_sum());

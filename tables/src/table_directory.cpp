@@ -49,8 +49,8 @@ int TableDirectory::value(const std::uint8_t* board, int seeds) const {
 std::uint64_t build_memory_estimate(const Ruleset& rules, int pits_per_side, int max_seeds) {
   const BoardIndex index(2 * pits_per_side, max_seeds);
   std::uint64_t values = index.level_offset(max_seeds + 1);
-  if (rules.game == Game::Oware)  // exits, child counts, child ranks, two value copies
-    values += index.level_size(max_seeds) * (4 + 1 + 4 * std::uint64_t(pits_per_side) + 2);
+  if (rules.game == Game::Oware)  // best exit, child count, and frontiers of 4-byte ranks
+    values += index.level_size(max_seeds) * (1 + 1 + 4);
   return values;
 }
 

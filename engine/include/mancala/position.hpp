@@ -11,6 +11,8 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
+#include <utility>
 
 namespace mancala {
 
@@ -58,6 +60,42 @@ struct Position {
 
   friend bool operator==(const Position&, const Position&) = default;
 };
+
+// The small accessors are inline: the engine, the solver and the table
+// builders call them several times per move.
+inline int Position::mover_row_sum() const {
+  int s = 0;
+  for (int i = 0; i < m(); ++i) s += pits[std::size_t(i)];
+  return s;
+}
+inline int Position::opponent_row_sum() const {
+  int s = 0;
+  for (int i = m(); i < 2 * m(); ++i) s += pits[std::size_t(i)];
+  return s;
+}
+inline bool Position::mover_row_empty() const {
+  for (int i = 0; i < m(); ++i)
+    if (pits[std::size_t(i)]) return false;
+  return true;
+}
+inline bool Position::opponent_row_empty() const {
+  for (int i = m(); i < 2 * m(); ++i)
+    if (pits[std::size_t(i)]) return false;
+  return true;
+}
+inline void Position::flip() {
+  const std::size_t n = std::size_t(m());
+  std::array<std::uint8_t, kMaxPitsPerSide> tmp;
+  std::memcpy(tmp.data(), pits.data(), n);
+  std::memmove(pits.data(), pits.data() + n, n);
+  std::memcpy(pits.data() + n, tmp.data(), n);
+  std::swap(store[0], store[1]);
+  if (burnt) {
+    const std::uint32_t low = (1u << n) - 1;
+    burnt = ((burnt >> n) & low) | ((burnt & low) << n);
+  }
+  to_move = other(to_move);
+}
 
 // The start position of a board: m pits a side, n seeds in each, South to move.
 Position start_position(int pits_per_side, int seeds_per_pit);

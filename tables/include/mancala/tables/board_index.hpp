@@ -43,6 +43,26 @@ class BoardIndex {
   }
   void unrank(std::uint64_t rank, int seeds, std::uint8_t* board) const;
 
+  // Steps `board` to the board of the next rank in its level; false (board
+  // unspecified) after the last one.  Scans go through a level this way
+  // instead of decoding every rank.  The colex successor of the bar set
+  // moves the first movable bar one place and packs the bars below it, which
+  // on the counts is: the first pit i with seeds in pit i+1 takes every seed
+  // of pits 0..i plus one from pit i+1.
+  bool next(std::uint8_t* board) const {
+    int sum = 0;
+    for (int i = 0; i + 1 < pits_; ++i) {
+      sum += board[i];
+      if (board[i + 1] != 0) {
+        for (int j = 0; j < i; ++j) board[j] = 0;
+        board[i] = std::uint8_t(sum + 1);
+        --board[i + 1];
+        return true;
+      }
+    }
+    return false;
+  }
+
   // Lossless key over all levels up to max_seeds.
   std::uint64_t key(const std::uint8_t* board, int seeds) const { return level_offset(seeds) + rank(board, seeds); }
 

@@ -3,25 +3,15 @@
 //
 // A level is all boards with k seeds over the 2m pits, mover-relative,
 // ranked by BoardIndex.  Seeds only ever leave the board, so a move either
-// drops to a lower level (already solved) or stays in the level.  Within a
-// level the values are the least-horizon fixpoint of
-//     v(p) = max( best exit of p ,  max over in-level moves c of ±v(c) )
-// computed by synchronous (Jacobi) value iteration from v = 0: after h
-// passes v is the value of the game cut off after h in-level moves with the
-// board split evenly at the cut, and because every in-level move gains
-// nothing, those values stop changing once h exceeds the level's size; the
-// first pass that changes nothing has reached them.  For Oware this is
-// exactly "endless play splits the remaining seeds evenly"; for the acyclic
-// rulesets the fixpoint is unique and is reached after (longest in-level
-// line) passes.  Passes only read the previous pass, so the result does not
-// depend on the number of threads.
+// drops to a lower level (already solved) or stays in the level:
+//     v(p) = max( best exit of p ,  max over in-level moves c of ±v(c) ).
 //
 // Kalah, BrainKing and Congkak levels are acyclic (a move that keeps every
-// seed on the board only moves seeds towards the mover's store), so there a
-// single memoized depth-first pass computes each value once, from its
-// in-level successors, instead of iterating.  Oware uses the iteration, the
-// simple exact method of the design notes; its number of passes has no good
-// bound, so it serves small and medium levels.
+// seed on the board only moves seeds towards the mover's store), so a single
+// memoized depth-first pass computes each value once, from its in-level
+// successors.  Oware levels have cycles; they are solved exactly by
+// threshold retrograde analysis with successor counting (cyclic_level.hpp).
+// Both give values that do not depend on the number of threads.
 #pragma once
 
 #include <tbb/blocked_range.h>
@@ -38,6 +28,7 @@
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
 #include "mancala/tables/board_index.hpp"
+#include "mancala/tables/cyclic_level.hpp"
 
 namespace mancala::tables {
 
@@ -79,7 +70,7 @@ class LevelValues {
   // called after every pass.
   LevelStats build_next(const std::function<void(int, int)>& progress = {}) {
     if constexpr (R::game == Game::Oware) {
-      return build_by_iteration(progress);
+      return build_cyclic(progress);
     } else {
       return build_acyclic(progress);
     }
@@ -141,81 +132,17 @@ class LevelValues {
     return Value(best);
   }
 
-  LevelStats build_by_iteration(const std::function<void(int, int)>& progress) {
+  LevelStats build_cyclic(const std::function<void(int, int)>& progress) {
     const int k = built_seeds() + 1;
     if (k > index_.max_seeds()) throw InputError("level " + std::to_string(k) + " is beyond the index");
     LevelStats stats;
     stats.seeds = k;
-    const std::uint64_t size = index_.level_size(k);
-    stats.positions = size;
-    if (size >= (std::uint64_t(1) << 31)) throw InputError("level " + std::to_string(k) + " is too large for memory");
-
-    // One scan: terminal values, the best exit of every position, and the
-    // in-level successors (rank, with the top bit set for an extra turn).
-    constexpr std::uint32_t kExtra = 1u << 31;
-    constexpr int kNone = -1000;
-    std::vector<int> exit_best(size);
-    std::vector<std::uint8_t> child_count(size);
-    std::vector<std::uint32_t> children(size * std::uint64_t(m_));
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size), [&](const tbb::blocked_range<std::uint64_t>& r) {
-      Position p;
-      p.pits_per_side = std::uint8_t(m_);
-      for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank) {
-        index_.unrank(rank, k, p.pits.data());
-        int best = kNone;
-        int n = 0;
-        if (R::is_terminal(p)) {
-          best = p.mover_row_sum() - p.opponent_row_sum();
-        } else {
-          for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
-            Position c = p;
-            const MoveResult res = R::play(c, std::countr_zero(rest));
-            const int delta = res.extra_turn ? c.store_difference() : -c.store_difference();
-            if (res.game_over) {
-              best = std::max(best, delta);
-              continue;
-            }
-            const int cs = c.board_seeds();
-            if (cs < k) {
-              const int v = levels_[std::size_t(cs)][index_.rank(c.pits.data(), cs)];
-              best = std::max(best, res.extra_turn ? delta + v : delta - v);
-            } else {
-              children[rank * std::uint64_t(m_) + std::uint64_t(n++)] =
-                  std::uint32_t(index_.rank(c.pits.data(), k)) | (res.extra_turn ? kExtra : 0u);
-            }
-          }
-        }
-        exit_best[rank] = best;
-        child_count[rank] = std::uint8_t(n);
-      }
-      if (counter_) counter_->fetch_add(r.size(), std::memory_order_relaxed);
-    });
-
-    // Jacobi passes until nothing changes.
-    std::vector<Value> cur(size, 0), next(size);
-    for (;;) {
-      std::atomic<bool> changed{false};
-      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size), [&](const tbb::blocked_range<std::uint64_t>& r) {
-        bool local = false;
-        for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank) {
-          int best = exit_best[rank];
-          const std::uint32_t* kids = &children[rank * std::uint64_t(m_)];
-          for (int i = 0; i < child_count[rank]; ++i) {
-            const std::uint32_t c = kids[i];
-            const int v = cur[c & ~kExtra];
-            best = std::max(best, (c & kExtra) ? v : -v);
-          }
-          next[rank] = Value(best);
-          local = local || next[rank] != cur[rank];
-        }
-        if (local) changed.store(true, std::memory_order_relaxed);
-      });
-      ++stats.passes;
-      cur.swap(next);
-      if (progress) progress(k, stats.passes);
-      if (!changed.load()) break;
-    }
-    levels_.push_back(std::move(cur));
+    stats.positions = index_.level_size(k);
+    CyclicLevelStats cyclic;
+    levels_.push_back(solve_cyclic_level<R>(
+        index_, m_, k, [&](int seeds) { return levels_[std::size_t(seeds)].data(); }, counter_, &cyclic));
+    stats.passes = cyclic.rounds;
+    if (progress) progress(k, stats.passes);
     return stats;
   }
 

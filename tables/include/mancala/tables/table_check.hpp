@@ -24,10 +24,14 @@ DirectoryInfo describe_directory(const std::filesystem::path& dir);
 // Re-derives every value of every level from its successors' stored values
 // (one ply of the rules, independent of how the builder computed them) and
 // checks that terminal boards hold their final value.  For the acyclic
-// rulesets this proves each level given the levels below; for Oware it
-// proves the values are a fixpoint of the game's equations (the iteration
-// that picks the endless-play fixpoint is the builder's).  Throws InputError
-// naming the file and level on the first problem.
+// rulesets this proves each level given the levels below.  For Oware it
+// proves the values are a fixpoint of the game's equations, which is
+// necessary but not sufficient on a cycle: values that agree with each other
+// around a cycle (+t, -t, +t, ...) but that no player can actually force would
+// pass.  Which fixpoint is the right one (endless play = 0) is the builder's
+// threshold retrograde; the tests check it against the brute-force oracle on
+// every board of small levels.  Throws InputError naming the file and level
+// on the first problem.
 void verify_tables(const std::filesystem::path& dir, const std::function<void(int)>& progress = {});
 
 struct LevelSummary {
