@@ -3,6 +3,7 @@
 #include <tbb/global_control.h>
 
 #include <chrono>
+#include <memory>
 #include <optional>
 
 #include "mancala/error.hpp"
@@ -36,7 +37,7 @@ class LevelValuesProbe final : public EndgameTables {
 // Oware's cycles make plain search exponential (results that meet a
 // repetition cannot be stored), so Oware solves first compute every level
 // that fits this budget by retrograde analysis.
-constexpr std::uint64_t kOwareLevelBudget = 40'000'000;
+constexpr std::uint64_t kOwareLevelBudget = std::uint64_t(1) << 28;
 // The acyclic rulesets build levels of up to 2^25 boards (one memoized pass,
 // seconds), when the root has this many more seeds than the top level.
 constexpr std::uint64_t kAcyclicLevelBudget = std::uint64_t(1) << 25;
@@ -55,6 +56,10 @@ struct Solver::Impl {
   std::atomic<int> lower{0}, upper{0}, testing{0}, tests{0}, table_level{-1}, table_top{-1};
   std::atomic<bool> building_tables{false};
   std::atomic<std::uint64_t> finished_nodes{0};
+  // In-memory level tables of the last solve: a LevelValues<R> of this
+  // solver's rules, for boards of level_pits pits a side, levels 0..level_top.
+  std::shared_ptr<void> level_values;
+  int level_pits = -1, level_top = -1;
 
   Impl(const Ruleset& r, const SolveOptions& o) : rules(r), options(o), tt(o.tt_megabytes) {
     if (o.threads < 1) throw InputError("--threads must be at least 1");
@@ -168,7 +173,6 @@ struct Solver::Impl {
     SolveResult result;
     {
       tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::size_t(options.threads));
-      std::optional<tables::LevelValues<R>> levels;
       std::optional<LevelValuesProbe<R>> probe;
       if (!options.tables) {
         const int seeds = p.board_seeds();
@@ -180,16 +184,26 @@ struct Solver::Impl {
         if (!cycles && top + kAcyclicMargin > seeds) top = -1;
         if (options.level_table_seeds >= 0) top = std::min({options.level_table_seeds, seeds, 127});
         if (top >= 0) {
-          table_top = top;
-          building_tables = true;
-          levels.emplace(p.m(), top);
-          while (levels->built_seeds() < top) {
-            table_level = levels->built_seeds() + 1;
-            levels->build_next();
+          // Kept for the next solve of the same board width (analyze solves
+          // every child, and a batch of positions shares one board); more
+          // levels than needed serve too, unless the caller fixed the count.
+          const bool reuse = level_pits == p.m() && (level_top == top || (level_top > top && options.level_table_seeds < 0));
+          if (!reuse) {
+            building_tables = true;
+            level_values.reset();
+            auto levels = std::make_shared<tables::LevelValues<R>>(p.m(), top);
+            while (levels->built_seeds() < top) {
+              table_level = levels->built_seeds() + 1;
+              levels->build_next();
+            }
+            level_values = levels;
+            level_pits = p.m();
+            level_top = top;
+            building_tables = false;
           }
-          probe.emplace(*levels);
+          table_top = level_top;
+          probe.emplace(*std::static_pointer_cast<tables::LevelValues<R>>(level_values));
           shared.tables = &*probe;
-          building_tables = false;
         }
       }
       result.board_value = board_value<R>(p, shared);

@@ -54,7 +54,7 @@ struct SolveOptions {
   const EndgameTables* tables = nullptr;
   // Levels (all boards with up to this many seeds) solved by retrograde
   // analysis in memory before the search and probed by it.  -1: automatic
-  // (Oware: as many as fit 4e7 boards, since its search alone is exponential
+  // (Oware: as many as fit 2^28 boards, since its search alone is exponential
   // in the cycles; the other rulesets: up to 2^25 boards, for roots with
   // enough seeds above them to pay for the build).
   int level_table_seeds = -1;

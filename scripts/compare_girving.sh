@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Side by side with Irving's Kalah solver (github.com/girving/kalah, the code
+# behind Irving, Donkers & Uiterwijk 2000; empty-capture rule), in one run on
+# one machine: its single-threaded endgame-table generator and solver against
+# `mancala build` + `mancala solve` with 1 and with 2 threads.
+#   scripts/compare_girving.sh GIRVING_DIR SEEDS TABLE_SEEDS [TMPDIR]
+# GIRVING_DIR holds its `generator` and `kalah-s`, compiled for 6 pits by the
+# user outside this repository (nothing here builds or ships it).  Appends
+# rows to results/girving_comparison.csv.
+set -euo pipefail
+[ $# -ge 3 ] || { echo "usage: scripts/compare_girving.sh GIRVING_DIR SEEDS TABLE_SEEDS [TMPDIR]" >&2; exit 2; }
+g=$(cd "$1" && pwd) n=$2 k=$3
+tmp=${4:-$(mktemp -d)}
+mkdir -p "$tmp"
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/build.sh" "$root/build" >/dev/null
+cd "$root"
+mancala=$root/build/solver/mancala
+commit=$(git rev-parse --short=12 HEAD)
+peer_commit=$(git -C "$g" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+out=results/girving_comparison.csv
+[ -f "$out" ] || echo "program,pits,seeds,table_seeds,threads,value,table_seconds,solve_seconds,total_seconds,nodes,command,commit" > "$out"
+now() { date +%s.%N; }
+secs() { python3 -c "print(round($2 - $1, 2))"; }
+
+# girving/kalah: generator reads its commands on stdin (4-bit entries, fill
+# to k seeds, quit); kalah-s prints the value as "r <value>".
+rm -f "$tmp/eg.dat"
+t0=$(now); (cd "$tmp" && printf '4\nc %s\nq\n' "$k" | "$g/generator" eg.dat >/dev/null); t1=$(now)
+"$g/kalah-s" -t 24 -e "$k" -E "$tmp/eg.dat" s "$n" > "$tmp/girving.txt"; t2=$(now)
+value=$(sed -n 's/.*, r \(-\{0,1\}[0-9]*\),.*/\1/p' "$tmp/girving.txt" | tail -1)
+nodes=$(awk '/Nodes searched/ {print $3}' "$tmp/girving.txt")
+echo "girving/kalah@$peer_commit,6,$n,$k,1,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,printf '4\\nc $k\\nq\\n' | generator eg.dat; kalah-s -t 24 -e $k -E eg.dat s $n,$commit" >> "$out"
+rm -f "$tmp/eg.dat"
+
+for threads in 1 2; do
+  rm -rf "$tmp/t"
+  t0=$(now)
+  "$mancala" build --game kalah --empty-capture --pits 6 --max-seeds "$k" --out "$tmp/t" --threads "$threads" --quiet >/dev/null
+  t1=$(now)
+  "$mancala" solve --game kalah --empty-capture --pits 6 --seeds "$n" --tables "$tmp/t" --threads "$threads" --tt-mb 4096 --quiet --json > "$tmp/ours.json"
+  t2=$(now)
+  read -r value nodes < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["value"], d["nodes"])' "$tmp/ours.json")
+  echo "mancala,6,$n,$k,$threads,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,mancala build --game kalah --empty-capture --pits 6 --max-seeds $k --out T --threads $threads; mancala solve --game kalah --empty-capture --pits 6 --seeds $n --tables T --threads $threads --tt-mb 4096 --json,$commit" >> "$out"
+done
+rm -rf "$tmp/t"
+tail -3 "$out" | column -s, -t | cut -c1-120
