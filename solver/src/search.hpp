@@ -100,9 +100,8 @@ class Worker {
     for (int i = 0; i < n && seeds >= kEtcMinSeeds; ++i) {
       const Child& c = kids[i];
       if (c.game_over) continue;
-      const int cs = c.pos.board_seeds();
-      Bounds cb{-cs, cs, -1};
-      if (!s_.tt.probe(s_.index.key(c.pos.pits.data(), cs), cb)) continue;
+      Bounds cb{-c.seeds, c.seeds, -1};
+      if (!s_.tt.probe(c.key, cb)) continue;
       const int at_least = c.extra ? c.delta + cb.lower : c.delta - cb.upper;
       if (at_least >= hi_window) {
         s_.tt.store(key, at_least, b.upper, c.pit, 0);
@@ -163,6 +162,8 @@ class Worker {
     int pit;
     int delta;  // change of the store difference, seen by the mover
     int order;
+    int seeds;          // on the board, when the game goes on
+    std::uint64_t key;  // of the board, when the game goes on
     bool extra;
     bool game_over;
   };
@@ -178,6 +179,10 @@ class Worker {
       c.extra = r.extra_turn;
       c.game_over = r.game_over;
       c.delta = (c.extra ? c.pos.store_difference() : -c.pos.store_difference()) - before;
+      if (!c.game_over) {
+        c.seeds = c.pos.board_seeds();
+        c.key = s_.index.key(c.pos.pits.data(), c.seeds);
+      }
       c.order = (c.pit == table_move ? 1 << 16 : 0) + (c.extra ? 1 << 12 : 0) + c.delta * 32 + c.pit;
     }
     std::sort(kids, kids + n, [](const Child& a, const Child& b) { return a.order > b.order; });
