@@ -2,15 +2,18 @@
 # Side by side with Irving's Kalah solver (github.com/girving/kalah, the code
 # behind Irving, Donkers & Uiterwijk 2000; empty-capture rule), in one run on
 # one machine: its single-threaded endgame-table generator and solver against
-# `mancala build` + `mancala solve` with 1 and with 2 threads.
-#   scripts/compare_girving.sh GIRVING_DIR SEEDS TABLE_SEEDS [TMPDIR]
+# `mancala build` + `mancala solve` with 1 and with 2 threads, with tables of
+# TABLE_SEEDS and of each of OUR_TABLE_SEEDS (default: TABLE_SEEDS).  Both
+# transposition tables are 256 MiB (girving's -t 24).
+#   scripts/compare_girving.sh GIRVING_DIR SEEDS TABLE_SEEDS [OUR_TABLE_SEEDS] [TMPDIR]
 # GIRVING_DIR holds its `generator` and `kalah-s`, compiled for 6 pits by the
 # user outside this repository (nothing here builds or ships it).  Appends
 # rows to results/girving_comparison.csv.
 set -euo pipefail
-[ $# -ge 3 ] || { echo "usage: scripts/compare_girving.sh GIRVING_DIR SEEDS TABLE_SEEDS [TMPDIR]" >&2; exit 2; }
+[ $# -ge 3 ] || { echo "usage: scripts/compare_girving.sh GIRVING_DIR SEEDS TABLE_SEEDS [OUR_TABLE_SEEDS] [TMPDIR]" >&2; exit 2; }
 g=$(cd "$1" && pwd) n=$2 k=$3
-tmp=${4:-$(mktemp -d)}
+ours=${4:-$k}
+tmp=${5:-$(mktemp -d)}
 mkdir -p "$tmp"
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh" "$root/build" >/dev/null
@@ -33,15 +36,17 @@ nodes=$(awk '/Nodes searched/ {print $3}' "$tmp/girving.txt")
 echo "girving/kalah@$peer_commit,6,$n,$k,1,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,printf '4\\nc $k\\nq\\n' | generator eg.dat; kalah-s -t 24 -e $k -E eg.dat s $n,$commit" >> "$out"
 rm -f "$tmp/eg.dat"
 
-for threads in 1 2; do
-  rm -rf "$tmp/t"
-  t0=$(now)
-  "$mancala" build --game kalah --empty-capture --pits 6 --max-seeds "$k" --out "$tmp/t" --threads "$threads" --quiet >/dev/null
-  t1=$(now)
-  "$mancala" solve --game kalah --empty-capture --pits 6 --seeds "$n" --tables "$tmp/t" --threads "$threads" --tt-mb 4096 --quiet --json > "$tmp/ours.json"
-  t2=$(now)
-  read -r value nodes < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["value"], d["nodes"])' "$tmp/ours.json")
-  echo "mancala,6,$n,$k,$threads,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,mancala build --game kalah --empty-capture --pits 6 --max-seeds $k --out T --threads $threads; mancala solve --game kalah --empty-capture --pits 6 --seeds $n --tables T --threads $threads --tt-mb 4096 --json,$commit" >> "$out"
+for ok in $ours; do
+  for threads in 1 2; do
+    rm -rf "$tmp/t"
+    t0=$(now)
+    "$mancala" build --game kalah --empty-capture --pits 6 --max-seeds "$ok" --out "$tmp/t" --threads "$threads" --quiet >/dev/null
+    t1=$(now)
+    "$mancala" solve --game kalah --empty-capture --pits 6 --seeds "$n" --tables "$tmp/t" --threads "$threads" --tt-mb 256 --quiet --json > "$tmp/ours.json"
+    t2=$(now)
+    read -r value nodes < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["value"], d["nodes"])' "$tmp/ours.json")
+    echo "mancala,6,$n,$ok,$threads,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,mancala build --game kalah --empty-capture --pits 6 --max-seeds $ok --out T --threads $threads; mancala solve --game kalah --empty-capture --pits 6 --seeds $n --tables T --threads $threads --tt-mb 256 --json,$commit" >> "$out"
+  done
 done
 rm -rf "$tmp/t"
-tail -3 "$out" | column -s, -t | cut -c1-120
+tail -n $((1 + 2 * $(echo $ours | wc -w))) "$out" | column -s, -t | cut -c1-120

@@ -97,9 +97,11 @@ class Worker {
 
     // Enhanced transposition cut-off: a child's stored bound may already
     // refute this node without searching anything.
-    for (int i = 0; i < n && seeds >= kEtcMinSeeds; ++i) {
+    int known = 0;  // children of exact value, sorted first
+    while (known < n && kids[known].exact) ++known;
+    const bool settled = known > 0 && kids[0].exact_value >= hi_window;
+    for (int i = known; i < n && seeds >= kEtcMinSeeds && !settled; ++i) {
       const Child& c = kids[i];
-      if (c.game_over) continue;
       Bounds cb{-c.seeds, c.seeds, -1};
       if (!s_.tt.probe(c.key, cb)) continue;
       const int at_least = c.extra ? c.delta + cb.lower : c.delta - cb.upper;
@@ -117,7 +119,8 @@ class Worker {
     int alpha_now = lo_window;
     int i = 0;
     for (; i < n; ++i) {
-      if (i == 1 && s_.threads > 1 && ply < s_.split_ply && n > 2) break;  // split the rest
+      // Split the rest once one child has been searched for real.
+      if (i == known + 1 && s_.threads > 1 && ply < s_.split_ply && n - i >= 2) break;
       const int v = value_of(kids[i], alpha_now, hi_window, ply, my_taint);
       if (aborted_) return 0;
       if (v > best) {
@@ -149,6 +152,7 @@ class Worker {
 
  private:
   static constexpr int kInfinity = 1 << 20;
+  static constexpr int kNoTableValue = 1 << 20;
   // Only Oware's non-capturing lines get this long; the frames must fit the stack.
   static constexpr int kMaxPly = 2000;
   // Enhanced transposition cut-offs cost a table probe per child; measured on
@@ -162,6 +166,8 @@ class Worker {
     int pit;
     int delta;  // change of the store difference, seen by the mover
     int order;
+    int exact_value;    // the move's value, when `exact`
+    bool exact;         // game over, or the child is in the endgame tables
     int seeds;          // on the board, when the game goes on
     std::uint64_t key;  // of the board, when the game goes on
     bool extra;
@@ -171,26 +177,53 @@ class Worker {
   int expand(const Position& p, int table_move, Child* kids) const {
     int n = 0;
     const int before = p.store_difference();
-    for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
-      Child& c = kids[n++];
+    const std::int8_t* table_value[kMaxPitsPerSide];
+    for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1, ++n) {
+      Child& c = kids[n];
       c.pit = std::countr_zero(rest);
       c.pos = p;
       const MoveResult r = R::play(c.pos, c.pit);
       c.extra = r.extra_turn;
       c.game_over = r.game_over;
       c.delta = (c.extra ? c.pos.store_difference() : -c.pos.store_difference()) - before;
+      table_value[n] = nullptr;
       if (!c.game_over) {
         c.seeds = c.pos.board_seeds();
         c.key = s_.index.key(c.pos.pits.data(), c.seeds);
+        if (s_.tables && c.seeds <= s_.tables->max_seeds()) {
+          table_value[n] = s_.tables->locate(c.pos);
+          __builtin_prefetch(table_value[n]);
+        }
       }
-      c.order = (c.pit == table_move ? 1 << 16 : 0) + (c.extra ? 1 << 12 : 0) + c.delta * 32 + c.pit;
+    }
+    for (int i = 0; i < n; ++i) {
+      Child& c = kids[i];
+      c.exact = c.game_over;
+      c.exact_value = c.delta;
+      // A child inside the endgame tables has its exact value now, without
+      // a node of its own (the tables' values are path-independent, so
+      // this is sound in Oware too).
+      int tv = kNoTableValue;
+      if (table_value[i]) {
+        tv = *table_value[i];
+      } else if (int v; !c.game_over && s_.tables && c.seeds <= s_.tables->max_seeds() && s_.tables->probe(c.pos, v)) {
+        tv = v;
+      }
+      if (tv != kNoTableValue) {
+        c.exact = true;
+        c.exact_value = c.extra ? c.delta + tv : c.delta - tv;
+      }
+      // Children of known value first, best first: they cost nothing and
+      // may settle the node before any search.
+      c.order = c.exact ? (1 << 24) + c.exact_value * 64 + c.pit
+                        : (c.pit == table_move ? 1 << 16 : 0) + (c.extra ? 1 << 12 : 0) + c.delta * 32 + c.pit;
     }
     std::sort(kids, kids + n, [](const Child& a, const Child& b) { return a.order > b.order; });
     return n;
   }
 
   int value_of(const Child& c, int alpha, int beta, int ply, bool& tainted) {
-    if (c.game_over) return c.delta;  // the board was swept: nothing left to gain
+    if (c.exact) return c.exact_value;
     if (c.extra) return c.delta + search(c.pos, alpha - c.delta, beta - c.delta, ply + 1, tainted);
     return c.delta - search(c.pos, c.delta - beta, c.delta - alpha, ply + 1, tainted);
   }

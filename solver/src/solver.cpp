@@ -29,6 +29,11 @@ class LevelValuesProbe final : public EndgameTables {
     board_value = values_.value(p.pits.data(), seeds);
     return true;
   }
+  const std::int8_t* locate(const Position& p) const override {
+    const int seeds = p.board_seeds();
+    if (p.m() != values_.pits_per_side() || seeds > values_.built_seeds()) return nullptr;
+    return values_.level(seeds).data() + values_.index().rank(p.pits.data(), seeds);
+  }
 
  private:
   const tables::LevelValues<R>& values_;

@@ -42,8 +42,8 @@ const MappedLevel& TableDirectory::level(int seeds) const {
   return *levels_[std::size_t(seeds)];
 }
 
-int TableDirectory::value(const std::uint8_t* board, int seeds) const {
-  return level(seeds).values()[index_.rank(board, seeds)];
+const std::int8_t* TableDirectory::locate(const std::uint8_t* board, int seeds) const {
+  return level(seeds).values() + index_.rank(board, seeds);
 }
 
 std::uint64_t build_memory_estimate(const Ruleset& rules, int pits_per_side, int max_seeds) {

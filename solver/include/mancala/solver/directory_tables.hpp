@@ -20,6 +20,11 @@ class DirectoryTables final : public EndgameTables {
     board_value = tables_.value(p.pits.data(), seeds);
     return true;
   }
+  const std::int8_t* locate(const Position& p) const override {
+    const int seeds = p.board_seeds();
+    if (p.m() != tables_.pits_per_side() || seeds > tables_.max_seeds()) return nullptr;
+    return tables_.locate(p.pits.data(), seeds);
+  }
   const tables::TableDirectory& directory() const { return tables_; }
 
  private:

@@ -46,6 +46,14 @@ class EndgameTables {
   virtual int max_seeds() const = 0;
   // Board value of p (mover-relative, stores excluded); false if not covered.
   virtual bool probe(const Position& p, int& board_value) const = 0;
+  // Where p's board value is stored, for tables held in memory (null if not
+  // covered, or if the tables cannot say).  The search prefetches the values
+  // of all of a node's children at once and reads them afterwards, so their
+  // cache misses overlap.
+  virtual const std::int8_t* locate(const Position& p) const {
+    (void)p;
+    return nullptr;
+  }
 };
 
 struct SolveOptions {
