@@ -180,9 +180,10 @@ class Worker {
   // to cut where the second succeeds: Kalah(6,4) (empty capture, 16-seed
   // tables) on 2 threads took 16.4 s and 74.8 M nodes splitting after one
   // child, 12.0 s and 42.0 M nodes after two (1 thread: 16.7 s, 40.8 M).
-  // Without tables splitting after one child scales better (Kalah(5,4):
-  // 1.93x against 1.52x; Kalah(6,3): 1.48x against 1.08x).
-  int serial_children() const { return s_.tables ? 2 : 1; }
+  // Without tables (or with only the few lowest levels) splitting after
+  // one child scales better (Kalah(5,4): 1.93x against 1.52x; Kalah(6,3):
+  // 1.48x against 1.08x).
+  int serial_children() const { return s_.tables && s_.tables->max_seeds() >= 12 ? 2 : 1; }
 
   int expand(const Position& p, int table_move, Child* kids) const {
     int n = 0;
