@@ -24,8 +24,17 @@ done
 [ -z "$(ls "$work"/killed/*.tmp 2>/dev/null)" ] || fail "temporary files left behind"
 
 "$mancala" verify "$work/clean" --quiet >/dev/null || fail "verify of a good directory"
-"$mancala" info "$work/clean" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["max_seeds"]==17 and len(d["levels"])==18' \
-  || fail "info --json"
+"$mancala" info "$work/clean" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["max_seeds"] == 17 and len(d["levels"]) == 18
+assert all(l["build_seconds"] is not None and l["build_seconds"] >= 0 for l in d["levels"])
+assert all(sum(l["histogram"].values()) == l["positions"] for l in d["levels"])' || fail "info --json"
+"$mancala" info "$work/clean" | grep -q "^level 17 .* build [0-9.e-]* s$" || fail "info: build time of level 17"
+# Without build_times.csv (files copied elsewhere) the time is unrecorded, not invented.
+mkdir "$work/copied" && cp "$work"/clean/level_*.mtb "$work/copied/"
+"$mancala" info "$work/copied" --json | python3 -c 'import json,sys; assert all(l["build_seconds"] is None for l in json.load(sys.stdin)["levels"])' \
+  || fail "info without build_times.csv"
 # probe agrees with solve on a position inside the tables.
 pos="2,0,3,1,0/1,2,0,0,4 9-7 s"
 pv=$("$mancala" probe --tables "$work/clean" --position "$pos" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])')

@@ -155,7 +155,7 @@ int cmd_verify(const Args& args) {
 }
 
 int cmd_info(const Args& args) {
-  po::options_description desc("info: per-level positions, value histogram and win/draw/loss counts");
+  po::options_description desc("info: per-level positions, value histogram, win/draw/loss counts and build time");
   desc.add_options()("dir", po::value<std::string>()->required(), "table directory");
   po::positional_options_description pos;
   pos.add("dir", 1);
@@ -171,7 +171,8 @@ int cmd_info(const Args& args) {
     char hash[20];
     std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(s.payload_hash));
     list.push_back({{"seeds", s.seeds}, {"positions", s.positions}, {"wins", s.wins}, {"draws", s.draws},
-                    {"losses", s.losses}, {"histogram", hist}, {"payload_fnv1a64", hash}});
+                    {"losses", s.losses}, {"histogram", hist}, {"payload_fnv1a64", hash},
+                    {"build_seconds", s.build_seconds < 0 ? nlohmann::json(nullptr) : nlohmann::json(s.build_seconds)}});
   }
   if (vm["json"].as<bool>()) {
     print_json({{"ruleset", info.rules.digest()}, {"pits_per_side", info.pits_per_side}, {"max_seeds", info.max_seeds},
@@ -180,9 +181,18 @@ int cmd_info(const Args& args) {
   }
   std::cout << info.rules.digest() << ", " << info.pits_per_side << " pits a side, levels 0.." << info.max_seeds
             << " (board values for the player to move, stores excluded)\n";
-  for (const auto& l : list)
-    std::cout << "level " << l["seeds"] << "  positions " << l["positions"] << "  win " << l["wins"] << "  draw "
-              << l["draws"] << "  loss " << l["losses"] << "  payload " << l["payload_fnv1a64"].get<std::string>() << "\n";
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const tables::LevelSummary& s = levels[i];
+    std::cout << "level " << s.seeds << "  positions " << s.positions << "  win " << s.wins << "  draw " << s.draws
+              << "  loss " << s.losses << "  payload " << list[i]["payload_fnv1a64"].get<std::string>() << "  build ";
+    if (s.build_seconds < 0)
+      std::cout << "unrecorded";
+    else
+      std::cout << s.build_seconds << " s";
+    std::cout << "\n  values";
+    for (const auto& [v, c] : s.histogram) std::cout << " " << v << ":" << c;
+    std::cout << "\n";
+  }
   return 0;
 }
 

@@ -7,6 +7,9 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <mutex>
 
 #include "mancala/error.hpp"
@@ -101,13 +104,37 @@ void verify_tables(const std::filesystem::path& dir, const std::function<void(in
   dispatch(info.rules, [&](auto R) { verify_with<decltype(R)>(dir, info, progress); });
 }
 
+namespace {
+
+// Level -> seconds, from rows "digest,pits,level,positions,seconds,passes".
+std::map<int, double> recorded_build_times(const std::filesystem::path& dir, const DirectoryInfo& info) {
+  std::map<int, double> out;
+  std::ifstream in(dir / "build_times.csv");
+  const std::string prefix = info.rules.digest() + "," + std::to_string(info.pits_per_side) + ",";
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    std::istringstream row(line.substr(prefix.size()));
+    std::string level, positions, seconds;
+    if (!std::getline(row, level, ',') || !std::getline(row, positions, ',') || !std::getline(row, seconds, ',')) continue;
+    try {
+      out[std::stoi(level)] = std::stod(seconds);
+    } catch (const std::exception&) {  // a damaged row only loses its time
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<LevelSummary> summarize_tables(const std::filesystem::path& dir) {
   const DirectoryInfo info = describe_directory(dir);
+  const std::map<int, double> times = recorded_build_times(dir, info);
   const TableDirectory tables(dir, info.rules, info.pits_per_side);
   std::vector<LevelSummary> out;
   for (int k = 0; k <= info.max_seeds; ++k) {
     const MappedLevel& level = tables.level(k);
-    LevelSummary s{k, level.size(), 0, 0, 0, {}, level.header().payload_hash};
+    const auto time = times.find(k);
+    LevelSummary s{k, level.size(), 0, 0, 0, {}, level.header().payload_hash, time == times.end() ? -1.0 : time->second};
     std::array<std::uint64_t, 256> counts{};
     for (std::uint64_t i = 0; i < level.size(); ++i) ++counts[std::uint8_t(level.values()[i])];
     for (int v = -128; v < 128; ++v) {

@@ -40,7 +40,11 @@ struct LevelSummary {
   std::uint64_t wins, draws, losses;  // board value > 0, = 0, < 0 for the mover
   std::map<int, std::uint64_t> histogram;
   std::uint64_t payload_hash;
+  double build_seconds;  // from the directory's build_times.csv; < 0 if not recorded
 };
+// Per-level statistics.  Build times are not in the level files (a rebuild
+// must give the same bytes); they come from build_times.csv beside them, the
+// last row for the directory's ruleset, width and level.
 std::vector<LevelSummary> summarize_tables(const std::filesystem::path& dir);
 
 }  // namespace mancala::tables
