@@ -19,7 +19,7 @@ out=results/values_full_tables.csv
 $mancala build --game "$game" "$@" --pits "$m" --max-seeds "$k" --out "$dir" --json --quiet > "$dir.build.json"
 $mancala solve --game "$game" "$@" --pits "$m" --seeds "$n" --tables "$dir" --json --quiet > "$dir.solve.json"
 python3 - "$dir.build.json" "$dir.solve.json" "$m" "$n" "$(nproc)" \
-  "mancala build --game $game $* --pits $m --max-seeds $k --out DIR; mancala solve --game $game $* --pits $m --seeds $n --tables DIR --json" \
+  "mancala build --game $game ${*:+$* }--pits $m --max-seeds $k --out DIR; mancala solve --game $game ${*:+$* }--pits $m --seeds $n --tables DIR --json" \
   "$commit" >> "$out" <<'PY'
 import json, sys
 b, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
