@@ -119,7 +119,7 @@ class Worker {
     int alpha_now = lo_window;
     int i = 0;
     for (; i < n; ++i) {
-      // Split the rest once one child has been searched for real.
+      // Split the rest once serial_children() children have been searched for real.
       if (i == known + serial_children() && s_.threads > 1 && ply < s_.split_ply && n - i >= 2) break;
       const int v = value_of(kids[i], alpha_now, hi_window, ply, my_taint);
       if (aborted_) return 0;
