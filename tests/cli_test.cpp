@@ -916,6 +916,12 @@ std::vector<UserErrorCase> user_error_cases() {
       {"PerftDepth0", {"perft", "--depth", "0"}, {"depth", "at least 1|0"}},
       {"PerftDepthNegative", {"perft", "--depth", "-2"}, {"depth", "at least 1|-2"}},
       {"PerftDepthAbc", {"perft", "--depth", "abc"}, {"--depth", "abc"}},
+
+      // --- positions beyond the solver's reach
+      // Oware 6x4 above only 8 levels of tables meets a line of 2000 plies
+      // without a repetition within a second: refused, never guessed.
+      {"OwareLineBeyondSearchReach", {"solve", "--game", "oware", "--pits", "6", "--seeds", "4", "--level-tables", "8", "--quiet"},
+       {"2000 plies", "endgame tables"}},
   };
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "mancala/error.hpp"
 #include "mancala/rules.hpp"
 #include "mancala/solver/solver.hpp"
 #include "mancala/solver/transposition_table.hpp"
@@ -69,7 +70,9 @@ class Worker {
       }
     }
     if (R::is_terminal(p)) return p.mover_row_sum() - p.opponent_row_sum();
-    if (ply >= kMaxPly) throw std::runtime_error("search line longer than " + std::to_string(kMaxPly) + " plies; this board needs endgame tables");
+    if (ply >= kMaxPly)
+      throw InputError("a line of play longer than " + std::to_string(kMaxPly) +
+                       " plies without a repetition: this board is out of the search's reach without deeper endgame tables (mancala build, then --tables)");
     const int seeds = p.board_seeds();
     const std::uint64_t key = s_.index.key(p.pits.data(), seeds);
     if constexpr (kCycles) {

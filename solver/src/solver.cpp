@@ -136,8 +136,17 @@ struct Solver::Impl {
       seen.push_back(here);
       bool found = false;
       const int before = p.store_difference();
-      for (MoveMask rest = R::legal_moves(p); rest && !found; rest &= rest - 1) {
-        const int pit = std::countr_zero(rest);
+      // The table's best move almost always keeps the value: trying it first
+      // spares a null-window search of every move ahead of it.
+      Bounds stored{-p.board_seeds(), p.board_seeds(), -1};
+      shared.tt.probe(here.first, stored);
+      const MoveMask legal = R::legal_moves(p);
+      int order[kMaxPitsPerSide], n = 0;
+      if (stored.move >= 0 && (legal >> stored.move & 1)) order[n++] = stored.move;
+      for (MoveMask rest = legal; rest; rest &= rest - 1)
+        if (std::countr_zero(rest) != stored.move) order[n++] = std::countr_zero(rest);
+      for (int k = 0; k < n && !found; ++k) {
+        const int pit = order[k];
         Position c = p;
         const MoveResult r = R::play(c, pit);
         const int delta = (r.extra_turn ? c.store_difference() : -c.store_difference()) - before;
