@@ -87,17 +87,29 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=[l["reused"] for 
 same_files "$work/ref2" "$work/resume" 8
 
 # A run stopped part-way (SIGTERM to mpirun, which stops every process) and
-# run again ends with the same bytes as an uninterrupted single-machine build.
-"$mancala" build --game kalah --pits 5 --max-seeds 15 --quiet --out "$work/ref-big" >/dev/null || fail "mancala build kalah 5 15"
-for delay in 0.5 1.5; do
-  run 2 build --game kalah --pits 5 --max-seeds 15 --quiet --out "$work/killed" >/dev/null 2>&1 &
+# run again ends with the same bytes as an uninterrupted single-machine
+# build.  Each stop comes as soon as a given level's file appears, so it
+# always lands in the middle of the run.
+big="--game kalah --pits 5 --max-seeds 17 --quiet"
+# shellcheck disable=SC2086
+"$mancala" build $big --out "$work/ref-big" >/dev/null || fail "mancala build kalah 5 17"
+for level in 012 015; do
+  # shellcheck disable=SC2086
+  run 2 build $big --out "$work/stopped" >/dev/null 2>&1 &
   pid=$!
-  sleep "$delay"
+  for ((w = 0; w < 600; w++)); do
+    [ -f "$work/stopped/level_$level.mtb" ] && break
+    sleep 0.05
+  done
   kill -TERM "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
+  [ ! -f "$work/stopped/level_017.mtb" ] || fail "the run after level $level finished before it was stopped"
 done
-run 2 build --game kalah --pits 5 --max-seeds 15 --quiet --out "$work/killed" >/dev/null || fail "build after stops"
-same_files "$work/ref-big" "$work/killed" 15
+# shellcheck disable=SC2086
+run 2 build $big --json --out "$work/stopped" >"$work/out" || fail "build after stops"
+python3 -c 'import json,sys; r=[l["reused"] for l in json.load(open(sys.argv[1]))["levels"]]; assert r[:16] == [True]*16 and not r[17], r' \
+  "$work/out" || fail "the rerun did not resume after level 15: $(cat "$work/out")"
+same_files "$work/ref-big" "$work/stopped" 17
 
 # Bad input: one line on stderr (from rank 0 only), exit status 2.
 expect() {
