@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -10,6 +11,17 @@ namespace mancala::mpi {
 
 namespace {
 constexpr std::uint64_t kPiece = std::uint64_t(1) << 30;  // bytes per MPI call
+
+// Adds the wall time of its scope to a counter.
+class Timed {
+ public:
+  explicit Timed(double& total) : total_(total), t0_(std::chrono::steady_clock::now()) {}
+  ~Timed() { total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
+
+ private:
+  double& total_;
+  std::chrono::steady_clock::time_point t0_;
+};
 
 void check(int rc, const char* what) {
   if (rc != MPI_SUCCESS) throw std::runtime_error(std::string("MPI error in ") + what);
@@ -37,7 +49,7 @@ int Comm::node_size() const {
   return n;
 }
 
-void Comm::barrier() { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+void Comm::barrier() { Timed timed(seconds_); check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
 
 void Comm::abort(int status) {
   MPI_Abort(MPI_COMM_WORLD, status);
@@ -45,6 +57,7 @@ void Comm::abort(int status) {
 }
 
 void Comm::broadcast(std::vector<std::int8_t>& bytes, int root) {
+  Timed timed(seconds_);
   std::uint64_t n = bytes.size();
   check(MPI_Bcast(&n, 1, MPI_UINT64_T, root, MPI_COMM_WORLD), "MPI_Bcast");
   if (rank_ != root) bytes.resize(n);
@@ -60,6 +73,7 @@ void Comm::broadcast(std::string& text, int root) {
 }
 
 std::vector<std::int8_t> Comm::all_gather(std::span<const std::int8_t> mine) {
+  Timed timed(seconds_);
   std::vector<std::uint64_t> sizes(static_cast<std::size_t>(size_), 0);
   std::uint64_t n = mine.size();
   check(MPI_Allgather(&n, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Allgather");
@@ -91,6 +105,7 @@ std::vector<std::int8_t> Comm::all_gather(std::span<const std::int8_t> mine) {
 }
 
 std::vector<std::uint64_t> Comm::all_to_all(const std::vector<std::span<const std::uint64_t>>& out) {
+  Timed timed(seconds_);
   if (out.size() != std::size_t(size_)) throw std::logic_error("all_to_all: one span per rank");
   std::vector<std::uint64_t> send_sizes(static_cast<std::size_t>(size_)), recv_sizes(static_cast<std::size_t>(size_));
   for (int r = 0; r < size_; ++r) send_sizes[std::size_t(r)] = out[std::size_t(r)].size();
@@ -100,7 +115,11 @@ std::vector<std::uint64_t> Comm::all_to_all(const std::vector<std::span<const st
   std::vector<std::uint64_t> in(recv_starts.back());
   std::uint64_t longest = 0;
   for (int r = 0; r < size_; ++r) longest = std::max({longest, send_sizes[std::size_t(r)], recv_sizes[std::size_t(r)]});
-  longest = std::max(longest, max(longest));
+  {  // every rank takes part in the same number of rounds
+    std::uint64_t global = 0;
+    check(MPI_Allreduce(&longest, &global, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+    longest = global;
+  }
   // In rounds of at most kPiece / 8 / P words per pair.
   const std::uint64_t piece = std::max<std::uint64_t>(1, kPiece / 8 / std::uint64_t(size_));
   std::vector<int> sc(static_cast<std::size_t>(size_)), sd(static_cast<std::size_t>(size_)), rc(static_cast<std::size_t>(size_)), rd(static_cast<std::size_t>(size_));
@@ -131,18 +150,21 @@ std::vector<std::uint64_t> Comm::all_to_all(const std::vector<std::span<const st
 }
 
 std::uint64_t Comm::sum(std::uint64_t x) {
+  Timed timed(seconds_);
   std::uint64_t y = 0;
   check(MPI_Allreduce(&x, &y, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
   return y;
 }
 
 std::uint64_t Comm::max(std::uint64_t x) {
+  Timed timed(seconds_);
   std::uint64_t y = 0;
   check(MPI_Allreduce(&x, &y, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
   return y;
 }
 
 double Comm::max(double x) {
+  Timed timed(seconds_);
   double y = 0;
   check(MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
   return y;

@@ -51,11 +51,14 @@ class Comm {
   double max(double x);
 
   std::uint64_t bytes_sent() const { return bytes_sent_; }
+  // Wall time spent inside the collectives above (waiting included).
+  double seconds_in_comm() const { return seconds_; }
 
  private:
   int rank_ = 0;
   int size_ = 1;
   std::uint64_t bytes_sent_ = 0;
+  double seconds_ = 0;
 };
 
 }  // namespace mancala::mpi

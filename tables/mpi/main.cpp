@@ -71,6 +71,7 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
   const std::uint64_t sent_total = comm.sum(comm.bytes_sent());
   const std::uint64_t sent_max = comm.max(comm.bytes_sent());
   const double rss_max = comm.max(peak_rss_mb());
+  const double comm_max = comm.max(comm.seconds_in_comm());
   if (!comm.root()) return 0;
   nlohmann::json levels = nlohmann::json::array();
   std::uint64_t total = 0;
@@ -83,7 +84,7 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
     print_json({{"ruleset", opt.game.rules.digest()}, {"pits_per_side", opt.game.position.m()}, {"max_seeds", max_seeds},
                 {"positions", total}, {"seconds", seconds}, {"levels", levels}, {"ranks", comm.size()},
                 {"threads_per_rank", threads}, {"bytes_sent_total", sent_total}, {"bytes_sent_max_rank", sent_max},
-                {"peak_rss_mb_max_rank", rss_max}});
+                {"peak_rss_mb_max_rank", rss_max}, {"comm_seconds_max_rank", comm_max}});
     return 0;
   }
   char buf[64];
