@@ -8,7 +8,8 @@
 # byte; a difference stops the script), and appends one row to
 # results/mpi_build_scaling.csv: positions, wall seconds, the payload bytes
 # the busiest process sent, the largest peak RSS of a process, the commit and
-# the command.
+# the command, then (extra columns) the largest time a process spent inside
+# collectives and the largest CPU time (user + system) of a process.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 game=$1 pits=$2 k=$3 ranks=$4 threads=${5:-1}
@@ -17,7 +18,7 @@ mancala="$root/build/solver/mancala"
 mpi="$root/build/tables/mpi/mancala-mpi"
 [ -x "$mpi" ] || { echo "mpi_scaling.sh: mancala-mpi was not built (is Open MPI installed?)" >&2; exit 2; }
 csv="$root/results/mpi_build_scaling.csv"
-[ -f "$csv" ] || echo "game,pits,max_seeds,ranks,threads_per_rank,positions,seconds,bytes_sent_per_rank,peak_rss_mb_per_rank,commit,command,comm_seconds_per_rank" >"$csv"
+[ -f "$csv" ] || echo "game,pits,max_seeds,ranks,threads_per_rank,positions,seconds,bytes_sent_per_rank,peak_rss_mb_per_rank,commit,command,comm_seconds_per_rank,cpu_seconds_per_rank" >"$csv"
 commit=$(git -C "$root" rev-parse --short=12 HEAD)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -35,7 +36,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 game, pits, k, n, threads, commit, command = sys.argv[2:]
 print(f'{game},{pits},{k},{n},{threads},{d["positions"]},{d["seconds"]:.3f},{d["bytes_sent_max_rank"]},'
-      f'{d["peak_rss_mb_max_rank"]:.1f},{commit},"{command}",{d["comm_seconds_max_rank"]:.3f}')
+      f'{d["peak_rss_mb_max_rank"]:.1f},{commit},"{command}",{d["comm_seconds_max_rank"]:.3f},{d["cpu_seconds_max_rank"]:.3f}')
 PY
   tail -1 "$csv"
   rm -rf "$work/n$n"

@@ -37,6 +37,12 @@ double peak_rss_mb() {
   return double(u.ru_maxrss) / 1024.0;  // kilobytes on Linux
 }
 
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
 int usage(std::ostream& out, int status) {
   out << "Usage: mpirun -np N mancala-mpi build [options]     (mancala-mpi build --help for its options)\n\n"
          "Builds endgame tables (levels 0..K) like `mancala build`, split over the MPI processes;\n"
@@ -72,6 +78,7 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
   const std::uint64_t sent_max = comm.max(comm.bytes_sent());
   const double rss_max = comm.max(peak_rss_mb());
   const double comm_max = comm.max(comm.seconds_in_comm());
+  const double cpu_max = comm.max(cpu_seconds());
   if (!comm.root()) return 0;
   nlohmann::json levels = nlohmann::json::array();
   std::uint64_t total = 0;
@@ -84,7 +91,7 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
     print_json({{"ruleset", opt.game.rules.digest()}, {"pits_per_side", opt.game.position.m()}, {"max_seeds", max_seeds},
                 {"positions", total}, {"seconds", seconds}, {"levels", levels}, {"ranks", comm.size()},
                 {"threads_per_rank", threads}, {"bytes_sent_total", sent_total}, {"bytes_sent_max_rank", sent_max},
-                {"peak_rss_mb_max_rank", rss_max}, {"comm_seconds_max_rank", comm_max}});
+                {"peak_rss_mb_max_rank", rss_max}, {"comm_seconds_max_rank", comm_max}, {"cpu_seconds_max_rank", cpu_max}});
     return 0;
   }
   char buf[64];
