@@ -7,6 +7,7 @@ packages=(
   libtbb-dev libboost-program-options-dev nlohmann-json3-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-matplotlib
+  libopenmpi-dev openmpi-bin
 )
 missing=()
 for p in "${packages[@]}"; do

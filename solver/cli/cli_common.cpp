@@ -9,6 +9,8 @@
 
 namespace mancala::cli {
 
+std::string program_name = "mancala";
+
 void add_game_options(po::options_description& desc) {
   desc.add_options()
       ("game", po::value<std::string>()->default_value("kalah"), "ruleset: kalah, brainking, oware, congkak")
@@ -59,7 +61,7 @@ bool parse_args(const std::string& command, const std::string& synopsis, po::opt
     parser.positional(po::positional_options_description{});
   po::store(parser.run(), vm);
   if (vm.count("help")) {
-    std::cout << "Usage: mancala " << command << " " << synopsis << "\n\n" << desc << "\n";
+    std::cout << "Usage: " << program_name << " " << command << " " << synopsis << "\n\n" << desc << "\n";
     return false;
   }
   po::notify(vm);

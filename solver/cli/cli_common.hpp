@@ -17,6 +17,9 @@ namespace po = boost::program_options;
 // A subcommand's arguments after the subcommand name.
 using Args = std::vector<std::string>;
 
+// How --help names the program ("mancala"; mancala-mpi sets its own).
+extern std::string program_name;
+
 // The game and position a subcommand works on.
 struct GameSetup {
   Ruleset rules;

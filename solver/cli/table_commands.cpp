@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "build_options.hpp"
 #include "commands.hpp"
 #include "mancala/engine.hpp"
 #include "mancala/error.hpp"
@@ -25,30 +26,20 @@ std::string seconds_text(double s) {
 
 int cmd_build(const Args& args) {
   po::options_description desc("build: endgame tables by retrograde analysis, one file per level");
-  add_game_options(desc);
-  desc.add_options()
-      ("max-seeds", po::value<int>()->required(), "build levels 0..K (boards with up to K seeds)")
-      ("out", po::value<std::string>()->required(), "table directory (created; complete levels are reused)")
-      ("threads", po::value<int>()->default_value(0), "TBB threads (0: all cores); files do not depend on it")
-      ("quiet", po::bool_switch(), "no progress line on stderr");
+  add_build_options(desc);
   po::variables_map vm;
-  if (!parse_args("build", "--pits m --max-seeds K --out DIR [--game G] [ruleset options] [--threads T] [--json]", desc,
-                  args, vm))
-    return 0;
-  if (vm.count("position")) throw InputError("build takes --pits, not --position");
-  if (!vm.count("pits")) throw InputError("build needs --pits");
-  const GameSetup g = game_setup(vm);
-  const int threads = vm["threads"].as<int>();
-  if (threads < 0 || threads > 1024) throw InputError("--threads must be between 0 and 1024");
+  if (!parse_args("build", kBuildSynopsis, desc, args, vm)) return 0;
+  const BuildOptions opt = read_build_options(vm);
+  const GameSetup& g = opt.game;
   std::optional<tbb::global_control> limit;
-  if (threads > 0) limit.emplace(tbb::global_control::max_allowed_parallelism, std::size_t(threads));
-  const int max_seeds = vm["max-seeds"].as<int>();
+  if (opt.threads > 0) limit.emplace(tbb::global_control::max_allowed_parallelism, std::size_t(opt.threads));
+  const int max_seeds = opt.max_seeds;
   tables::BuildProgress status;
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<tables::BuiltLevel> built;
   {
     // "level 17 of 20, 1.2e8 of 3.4e8 positions, 2.1e6 positions/s, 35.0 s, ~104 s left"
-    ProgressLine progress(ProgressLine::wanted(vm["quiet"].as<bool>()), [&](double t) {
+    ProgressLine progress(ProgressLine::wanted(opt.quiet), [&](double t) {
       const double done = double(status.positions_done.load()), total = double(status.positions_total.load());
       const double rate = t > 0 ? (done - double(status.positions_reused.load())) / t : 0;
       char buf[160];
@@ -56,7 +47,7 @@ int cmd_build(const Args& args) {
                     status.level.load(), max_seeds, done, total, rate, t, rate > 0 ? (total - done) / rate : 0.0);
       return std::string(buf);
     });
-    built = tables::build_tables(vm["out"].as<std::string>(), g.rules, g.position.m(), max_seeds, &status);
+    built = tables::build_tables(opt.out, g.rules, g.position.m(), max_seeds, &status);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   nlohmann::json levels = nlohmann::json::array();

@@ -62,7 +62,6 @@ std::vector<BuiltLevel> build_with(const std::filesystem::path& dir, const Rules
   LevelValues<R> levels(m, max_seeds);
   if (progress) levels.count_into(&progress->positions_done);
   std::vector<BuiltLevel> report;
-  std::ofstream times(dir / "build_times.csv", std::ios::app);
   for (int k = 0; k <= max_seeds; ++k) {
     const std::uint64_t size = levels.index().level_size(k);
     if (progress) progress->level = k;
@@ -84,13 +83,40 @@ std::vector<BuiltLevel> build_with(const std::filesystem::path& dir, const Rules
     write_level(dir, rules, m, k, levels.level(k));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     report.push_back({k, size, false, seconds, stats.passes});
-    times << rules.digest() << "," << m << "," << k << "," << size << "," << seconds << "," << stats.passes << "\n";
-    times.flush();
+    append_build_time(dir, rules, m, k, size, seconds, stats.passes);
   }
   return report;
 }
 
 }  // namespace
+
+void prepare_build(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int max_seeds,
+                   std::uint64_t memory_per_process, int processes_per_node) {
+  if (max_seeds < 0 || max_seeds > kMaxTableSeeds)
+    throw InputError("--max-seeds must be between 0 and " + std::to_string(kMaxTableSeeds));
+  if (pits_per_side < 1 || pits_per_side > kMaxPitsPerSide)
+    throw InputError("pits per side must be between 1 and " + std::to_string(kMaxPitsPerSide));
+  const BoardIndex index(2 * pits_per_side, max_seeds);
+  (void)rules;
+  // Refuse up front what cannot finish: memory and disk.
+  const std::uint64_t memory = memory_per_process * std::uint64_t(std::max(1, processes_per_node));
+  const std::uint64_t physical = std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGE_SIZE));
+  if (memory > physical)
+    throw InputError("the build needs about " + std::to_string(memory >> 20) + " MiB of memory, the machine has " +
+                     std::to_string(physical >> 20) + " MiB");
+  std::filesystem::create_directories(dir);
+  struct statvfs fs {};
+  const std::uint64_t disk = index.level_offset(max_seeds + 1) + std::uint64_t(max_seeds + 1) * 4096;
+  if (statvfs(dir.c_str(), &fs) == 0 && std::uint64_t(fs.f_bavail) * fs.f_frsize < disk)
+    throw InputError("the tables need about " + std::to_string(disk >> 20) + " MiB of disk, " + dir.string() + " has " +
+                     std::to_string((std::uint64_t(fs.f_bavail) * fs.f_frsize) >> 20) + " MiB free");
+}
+
+void append_build_time(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
+                       std::uint64_t positions, double seconds, int passes) {
+  std::ofstream times(dir / "build_times.csv", std::ios::app);
+  times << rules.digest() << "," << pits_per_side << "," << seeds << "," << positions << "," << seconds << "," << passes << "\n";
+}
 
 std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
                                      int max_seeds, BuildProgress* progress) {
@@ -98,20 +124,8 @@ std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Rul
     throw InputError("--max-seeds must be between 0 and " + std::to_string(kMaxTableSeeds));
   if (pits_per_side < 1 || pits_per_side > kMaxPitsPerSide)
     throw InputError("pits per side must be between 1 and " + std::to_string(kMaxPitsPerSide));
-  const BoardIndex index(2 * pits_per_side, max_seeds);
-  // Refuse up front what cannot finish: memory and disk.
-  const std::uint64_t memory = build_memory_estimate(rules, pits_per_side, max_seeds);
-  const std::uint64_t physical = std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGE_SIZE));
-  if (memory > physical)
-    throw InputError("the build needs about " + std::to_string(memory >> 20) + " MiB of memory, the machine has " +
-                     std::to_string(physical >> 20) + " MiB");
-  if (progress) progress->positions_total = index.level_offset(max_seeds + 1);
-  std::filesystem::create_directories(dir);
-  struct statvfs fs {};
-  const std::uint64_t disk = index.level_offset(max_seeds + 1) + std::uint64_t(max_seeds + 1) * 4096;
-  if (statvfs(dir.c_str(), &fs) == 0 && std::uint64_t(fs.f_bavail) * fs.f_frsize < disk)
-    throw InputError("the tables need about " + std::to_string(disk >> 20) + " MiB of disk, " + dir.string() + " has " +
-                     std::to_string((std::uint64_t(fs.f_bavail) * fs.f_frsize) >> 20) + " MiB free");
+  prepare_build(dir, rules, pits_per_side, max_seeds, build_memory_estimate(rules, pits_per_side, max_seeds));
+  if (progress) progress->positions_total = BoardIndex(2 * pits_per_side, max_seeds).level_offset(max_seeds + 1);
   return dispatch(rules, [&](auto R) { return build_with<decltype(R)>(dir, rules, pits_per_side, max_seeds, progress); });
 }
 

@@ -99,43 +99,33 @@ void for_each_in_level_predecessor(const Position& child, Visit&& visit) {
   }
 }
 
-// Values of level k (all boards with k seeds over 2m pits), given the values
-// of every lower level: lower(seeds) points at that level's values, by rank.
-// `done` (optional) is advanced by the level's size in total as the work
-// proceeds.
+// The pieces of the threshold sweep, shared by solve_cyclic_level() below
+// and by builders that own only a slice of a level (cyclic_slice.hpp).
 //
 // Each position's state is one 32-bit cell (value, pending count, best exit)
-// so that a predecessor update touches one cache line; updates are batched
-// with prefetches because at a few hundred million positions every one of
-// them is a miss to memory.
-template <class R, class Lower>
-std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int k, const Lower& lower,
-                                            std::atomic<std::uint64_t>* done, CyclicLevelStats* stats = nullptr) {
-  using Rank = std::uint32_t;
-  const std::uint64_t size = index.level_size(k);
-  if (size >= (std::uint64_t(1) << 32)) throw InputError("level " + std::to_string(k) + " has 2^32 positions or more");
-  constexpr int kUnknown = -128;
-  constexpr int kNoExit = -128;  // below every threshold test
-  // cell = value | pending << 8 | best exit << 16, each a byte
-  auto cell_value = [](std::uint32_t c) { return int(std::int8_t(c & 0xff)); };
-  auto cell_pending = [](std::uint32_t c) { return int((c >> 8) & 0xff); };
-  auto cell_exit = [](std::uint32_t c) { return int(std::int8_t((c >> 16) & 0xff)); };
-  auto with_value = [](std::uint32_t c, int v) { return (c & ~0xffu) | std::uint32_t(std::uint8_t(std::int8_t(v))); };
-  std::vector<std::uint32_t> cells(size);
-  std::uint64_t reported = 0;
-  auto report = [&](std::uint64_t n) {
-    if (done) done->fetch_add(n, std::memory_order_relaxed);
-    reported += n;
-  };
+// so that a predecessor update touches one cache line.
+namespace cyclic_detail {
 
+inline constexpr int kUnknown = -128;
+inline constexpr int kNoExit = -128;  // below every threshold test
+// cell = value | pending << 8 | best exit << 16, each a byte
+inline int cell_value(std::uint32_t c) { return int(std::int8_t(c & 0xff)); }
+inline int cell_pending(std::uint32_t c) { return int((c >> 8) & 0xff); }
+inline int cell_exit(std::uint32_t c) { return int(std::int8_t((c >> 16) & 0xff)); }
+inline std::uint32_t with_value(std::uint32_t c, int v) { return (c & ~0xffu) | std::uint32_t(std::uint8_t(std::int8_t(v))); }
+inline constexpr std::size_t kBatch = 64;
+
+// Forward scan of ranks [lo, hi) of level k: best exit and in-level child
+// count of every position, into cells[rank - lo].  The exits' values are
+// looked up a batch at a time, after prefetching.  Adds half of hi - lo to
+// `done` (the scan is half of a level's work) and returns what it added.
+template <class R, class Lower>
+std::uint64_t scan_exits(const BoardIndex& index, int m, int k, const Lower& lower, std::uint64_t lo, std::uint64_t hi,
+                         std::uint32_t* cells, std::atomic<std::uint64_t>* done) {
   Position blank;
   blank.pits_per_side = std::uint8_t(m);
-  constexpr std::size_t kBatch = 64;
-
-  // Forward scan: best exit and in-level child count of every position.  The
-  // exits' values are looked up a batch at a time, after prefetching.
   std::atomic<std::uint64_t> scanned{0};
-  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size, kBatch), [&](const tbb::blocked_range<std::uint64_t>& r) {
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(lo, hi, kBatch), [&](const tbb::blocked_range<std::uint64_t>& r) {
     struct Exit {
       const std::int8_t* value;  // the child's value, negated into the parent's view
       int delta;
@@ -175,15 +165,88 @@ std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int 
       for (const Exit& e : exits) best[e.position] = std::max(best[e.position], e.delta - int(*e.value));
       for (std::uint64_t rank = first; rank != last; ++rank) {
         const std::size_t i = std::size_t(rank - first);
-        cells[rank] = std::uint32_t(std::uint8_t(std::int8_t(kUnknown))) | std::uint32_t(in_level[i]) << 8 |
-                      std::uint32_t(std::uint8_t(std::int8_t(best[i]))) << 16;
+        cells[rank - lo] = std::uint32_t(std::uint8_t(std::int8_t(kUnknown))) | std::uint32_t(in_level[i]) << 8 |
+                           std::uint32_t(std::uint8_t(std::int8_t(best[i]))) << 16;
       }
     }
-    // Half of the level's work is this scan; the other half is deciding.
     if (done) done->fetch_add(r.size() / 2, std::memory_order_relaxed);
     scanned.fetch_add(r.size() / 2, std::memory_order_relaxed);
   });
-  reported += scanned.load();
+  return scanned.load();
+}
+
+// Decided outright at threshold t: best exit exactly t, or no in-level child
+// left outside W and best exit exactly -t.  Sets the value and returns true
+// if so (not thread-safe on the same cell; each cell is seeded by one thread).
+inline bool seed_cell(std::uint32_t& cell, int t) {
+  const std::uint32_t c = cell;
+  if (cell_value(c) != kUnknown) return false;
+  if (cell_exit(c) == t) {
+    cell = with_value(c, t);
+    return true;
+  }
+  if (cell_pending(c) == 0 && cell_exit(c) == -t) {
+    cell = with_value(c, -t);
+    return true;
+  }
+  return false;
+}
+
+// One predecessor update at threshold t: an in-level child of the cell's
+// position was decided, in W (child_wins) or in L.  Returns true if this
+// update decided the position.  Safe against concurrent updates of the cell.
+inline bool apply_update(std::uint32_t& raw, bool child_wins, int t) {
+  std::atomic_ref<std::uint32_t> cell(raw);
+  std::uint32_t c = cell.load(std::memory_order_relaxed);
+  if (cell_value(c) != kUnknown) return false;
+  if (!child_wins) {  // a move into L_t puts q in W_t
+    while (cell_value(c) == kUnknown && !cell.compare_exchange_weak(c, with_value(c, t), std::memory_order_relaxed)) {
+    }
+    return cell_value(c) == kUnknown;
+  }
+  // One more in-level child of q is in W_t.  The count is above 0 here, so
+  // the subtraction cannot borrow from the next byte.
+  c = cell.fetch_sub(1u << 8, std::memory_order_relaxed) - (1u << 8);
+  if (cell_pending(c) != 0 || cell_exit(c) > -t) return false;
+  // Every in-level move reaches W_t and no exit does better: L_t.
+  while (cell_value(c) == kUnknown && !cell.compare_exchange_weak(c, with_value(c, -t), std::memory_order_relaxed)) {
+  }
+  return cell_value(c) == kUnknown;
+}
+
+// The board value a cell ends with: undecided positions are worth 0.
+inline std::int8_t final_value(std::uint32_t c) {
+  const int v = cell_value(c);
+  return std::int8_t(v == kUnknown ? 0 : v);
+}
+
+}  // namespace cyclic_detail
+
+// Values of level k (all boards with k seeds over 2m pits), given the values
+// of every lower level: lower(seeds) points at that level's values, by rank.
+// `done` (optional) is advanced by the level's size in total as the work
+// proceeds.
+//
+// Updates are batched with prefetches because at a few hundred million
+// positions every one of them is a miss to memory.
+template <class R, class Lower>
+std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int k, const Lower& lower,
+                                            std::atomic<std::uint64_t>* done, CyclicLevelStats* stats = nullptr) {
+  using namespace cyclic_detail;
+  using Rank = std::uint32_t;
+  const std::uint64_t size = index.level_size(k);
+  if (size >= (std::uint64_t(1) << 32)) throw InputError("level " + std::to_string(k) + " has 2^32 positions or more");
+  std::vector<std::uint32_t> cells(size);
+  std::uint64_t reported = 0;
+  auto report = [&](std::uint64_t n) {
+    if (done) done->fetch_add(n, std::memory_order_relaxed);
+    reported += n;
+  };
+
+  Position blank;
+  blank.pits_per_side = std::uint8_t(m);
+
+  reported += scan_exits<R>(index, m, k, lower, 0, size, cells.data(), done);
 
   tbb::enumerable_thread_specific<std::vector<Rank>> found;
   auto gather = [&] {
@@ -201,21 +264,10 @@ std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int 
   CyclicLevelStats local;
   std::uint64_t decided = 0;
   for (int t = k; t >= 1; --t) {
-    // Decided outright at this threshold: best exit exactly t, or no
-    // in-level child left outside W and best exit exactly -t.
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size), [&](const tbb::blocked_range<std::uint64_t>& r) {
       auto& out = found.local();
-      for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank) {
-        const std::uint32_t c = cells[rank];
-        if (cell_value(c) != kUnknown) continue;
-        if (cell_exit(c) == t) {
-          cells[rank] = with_value(c, t);
-          out.push_back(Rank(rank));
-        } else if (cell_pending(c) == 0 && cell_exit(c) == -t) {
-          cells[rank] = with_value(c, -t);
-          out.push_back(Rank(rank));
-        }
-      }
+      for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank)
+        if (seed_cell(cells[rank], t)) out.push_back(Rank(rank));
     });
     std::vector<Rank> frontier = gather();
     if (!frontier.empty()) ++local.thresholds;
@@ -240,26 +292,8 @@ std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int 
               updates.push_back(qr << 1 | child_wins);
             });
           }
-          for (const std::uint64_t u : updates) {
-            const std::uint64_t qr = u >> 1;
-            std::atomic_ref<std::uint32_t> cell(cells[qr]);
-            std::uint32_t c = cell.load(std::memory_order_relaxed);
-            if (cell_value(c) != kUnknown) continue;
-            if (!(u & 1)) {  // a move into L_t puts q in W_t
-              while (cell_value(c) == kUnknown && !cell.compare_exchange_weak(c, with_value(c, t), std::memory_order_relaxed)) {
-              }
-              if (cell_value(c) == kUnknown) out.push_back(Rank(qr));
-              continue;
-            }
-            // One more in-level child of q is in W_t.  The count is above 0
-            // here, so the subtraction cannot borrow from the next byte.
-            c = cell.fetch_sub(1u << 8, std::memory_order_relaxed) - (1u << 8);
-            if (cell_pending(c) != 0 || cell_exit(c) > -t) continue;
-            // Every in-level move reaches W_t and no exit does better: L_t.
-            while (cell_value(c) == kUnknown && !cell.compare_exchange_weak(c, with_value(c, -t), std::memory_order_relaxed)) {
-            }
-            if (cell_value(c) == kUnknown) out.push_back(Rank(qr));
-          }
+          for (const std::uint64_t u : updates)
+            if (apply_update(cells[u >> 1], u & 1, t)) out.push_back(Rank(u >> 1));
         }
       });
       frontier = gather();
@@ -268,10 +302,7 @@ std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int 
   local.undecided = size - decided;
   std::vector<std::int8_t> value(size);
   tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size), [&](const tbb::blocked_range<std::uint64_t>& r) {
-    for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank) {
-      const int v = cell_value(cells[rank]);
-      value[rank] = std::int8_t(v == kUnknown ? 0 : v);
-    }
+    for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank) value[rank] = final_value(cells[rank]);
   });
   report(size - reported);
   if (stats) *stats = local;

@@ -65,6 +65,18 @@ struct BuildProgress {
   std::atomic<std::uint64_t> positions_reused{0}; // in levels taken from existing files
 };
 
+// Checks a build request before any work: seed and pit ranges, the memory
+// (`memory_per_process` bytes for each of `processes_per_node` processes on
+// this machine) and the disk space for the files; creates dir.  Throws
+// InputError.  build_tables() calls it; so does the distributed build.
+void prepare_build(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int max_seeds,
+                   std::uint64_t memory_per_process, int processes_per_node = 1);
+
+// Appends one row (ruleset, pits, level, positions, seconds, passes) to
+// dir/build_times.csv, the file `mancala info` reads build times from.
+void append_build_time(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
+                       std::uint64_t positions, double seconds, int passes);
+
 // Builds (or resumes) levels 0..max_seeds into dir.  Complete, valid level
 // files are reused; anything else is rebuilt.
 std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,

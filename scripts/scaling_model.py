@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Predictions of results/scaling_model.md from the measured inputs.
+
+    scripts/scaling_model.py [RESULTS_DIR]
+
+Reads results/mpi_build_scaling.csv (mancala-mpi runs with 1, 2, 4 ranks)
+results/level_edges.jsonl (bench/level_edges: moves, exits and in-level
+moves per position of single levels) and results/oware_rounds.csv (frontier
+rounds per Oware level), prints the fitted inputs and the
+tables of predicted memory, communication and wall time per node for the
+48-seed Awari database and Kalah 6-pit tables to 40 seeds on clusters of
+16, 64 and 256 nodes.  The model and its assumptions are explained in
+scaling_model.md; the cluster constants are the NODE dict below.
+"""
+import csv
+import json
+import math
+import os
+import sys
+from math import comb
+
+results = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "results")
+
+# Assumed cluster node (stated in scaling_model.md).
+NODE = {
+    "cores": 64,
+    "memory_gb": 256,
+    "net_gbytes_per_s": 6.25,   # 100 Gb/s link, half of it achieved by all-to-all traffic
+    "latency_s": 20e-6,         # per all-to-all step, times log2(nodes)
+    "disk_gbytes_per_s": 5.0,   # the parallel file system, all nodes together
+}
+# Per-core cost of a position in a large single-machine build (results/tables_large.csv,
+# 24 seeds, 2 threads): cache misses to big levels included.
+LARGE = {"oware": (24, 1251677700, 325.9, 2), "kalah": (24, 1251677700, 245.5, 2)}
+PITS = 6
+
+
+def level_size(k):
+    return comb(k + 2 * PITS - 1, 2 * PITS - 1)
+
+
+def total_size(K):
+    return comb(K + 2 * PITS, 2 * PITS)
+
+
+def load_runs():
+    with open(os.path.join(results, "mpi_build_scaling.csv")) as f:
+        return list(csv.DictReader(f))
+
+
+def load_edges():
+    with open(os.path.join(results, "level_edges.jsonl")) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def fit_replicated(runs, game, threads=1):
+    """CPU per process = t * S / P + c * S: t the work of a position, c the
+    per-process cost of the replicated level (Phi order or gathered level)."""
+    rows = [r for r in runs if r["game"] == game and int(r["threads_per_rank"]) == threads]
+    one = [r for r in rows if int(r["ranks"]) == 1][0]
+    S = int(one["positions"])
+    t = float(one["cpu_seconds_per_rank"]) / S
+    cs = []
+    for r in rows:
+        P = int(r["ranks"])
+        if P > 1:
+            cs.append((float(r["cpu_seconds_per_rank"]) - t * S / P) / S)
+    bytes_per_pos = {int(r["ranks"]): int(r["bytes_sent_per_rank"]) / S for r in rows if int(r["ranks"]) > 1}
+    return t, sum(cs) / len(cs), bytes_per_pos, S
+
+
+def fit_line(xs, ys):
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    return lambda k: my + b * (k - mx)
+
+
+def fit_rounds():
+    """Frontier rounds of an Oware level (results/oware_rounds.csv, the
+    build_times.csv of a single-machine build), a line over levels >= 10."""
+    with open(os.path.join(results, "oware_rounds.csv")) as f:
+        rows = [r for r in csv.DictReader(f) if int(r["seeds"]) >= 10]
+    return fit_line([int(r["seeds"]) for r in rows], [int(r["rounds"]) for r in rows])
+
+
+def per_position(edges, game):
+    """Moves, exits and in-level moves per position against seeds, fitted as
+    a line over the measured levels and capped at the m moves a position has."""
+    pts = sorted((e["seeds"], e) for e in edges if e["ruleset"] == game and e["pits_per_side"] == PITS)
+    xs = [k for k, _ in pts]
+
+    def line(key):
+        f = fit_line(xs, [e[key] / e["positions"] for _, e in pts])
+        return lambda k: min(PITS, max(0.0, f(k)))
+
+    moves, exits, stays = line("moves"), line("exits_to_lower_levels"), line("in_level_moves")
+    # Exits and in-level moves are fitted separately; share moves(k) between
+    # them in the fitted proportion so that they never add up to more.
+    share = lambda k: exits(k) / (exits(k) + stays(k))  # noqa: E731
+    return moves, (lambda k: moves(k) * share(k)), (lambda k: moves(k) * (1 - share(k))), pts
+
+
+def predict(game, K, nodes, t_large, moves, exits, in_level, rounds):
+    """Owner-computes cluster build: every level in `nodes` slices, one
+    process a node with NODE['cores'] threads, exits and in-level
+    successors (Kalah) / predecessor updates (Oware) exchanged in batches."""
+    k_large = LARGE[game][0]
+    cores = NODE["cores"]
+    mem = comm = compute = latency = 0.0
+    db = total_size(K)
+    for k in range(K + 1):
+        N = level_size(k)
+        t = t_large * moves(k) / moves(k_large)
+        compute += N * t / (nodes * cores)
+        remote = (nodes - 1) / nodes
+        if game == "oware":
+            per_pos = 9 * exits(k) + 8 * in_level(k)   # exit lookup: 8-byte rank out, 1-byte value back; update: 8 bytes
+            steps = rounds(k) * 2
+        else:
+            per_pos = 9 * (exits(k) + in_level(k))     # both looked up at their owners
+            steps = (k * (PITS - 1) + 1) * 2            # a request and a reply round per Phi bucket
+        comm_k = N / nodes * per_pos * remote
+        comm += comm_k
+        latency += steps * NODE["latency_s"] * max(1, math.log2(nodes))
+    NK = level_size(K)
+    if game == "oware":
+        state = NK / nodes * (4 + 2)                  # cells; frontier and update batches (bounded)
+    else:
+        state = NK / nodes * (1 + 4 + 2)              # the level slice, its Phi order, request batches
+    mem = db / nodes + state
+    disk = db / (NODE["disk_gbytes_per_s"] * 1e9)
+    seconds = compute + comm / NODE["net_gbytes_per_s"] / 1e9 + latency + disk
+    return {"disk_s": disk, "memory_gb": mem / 1e9, "comm_tb": comm / 1e12, "comm_total_tb": comm * nodes / 1e12, "compute_s": compute,
+            "net_s": comm / NODE["net_gbytes_per_s"] / 1e9, "latency_s": latency, "seconds": seconds}
+
+
+def main():
+    runs = load_runs()
+    edges = load_edges()
+    print("## Fitted inputs\n")
+    fits = {}
+    for game in ("kalah", "oware"):
+        t, c, bpp, S = fit_replicated(runs, game)
+        fits[game] = (t, c)
+        print(f"- {game}: t = {t * 1e9:.0f} ns CPU a position (1 rank, 1 thread), "
+              f"replicated per-process cost c = {c * 1e9:.0f} ns a position, "
+              f"bytes sent by the busiest rank a position: "
+              + ", ".join(f"{v:.2f} at {P} ranks" for P, v in sorted(bpp.items()))
+              + f"; the current version's speed-up is bounded by t/c = {t / c:.1f}")
+    print()
+    oware_rounds = fit_rounds()
+    for game, K in (("oware", 48), ("kalah", 40)):
+        moves, exits, in_level, pts = per_position(edges, game)
+        k_large, positions, seconds, threads = LARGE[game]
+        t_large = seconds * threads / positions
+        print(f"## {game} 6-pit, levels 0..{K}: {total_size(K):.3e} positions, top level {level_size(K):.3e}\n")
+        if game == "oware":
+            print(f"frontier rounds at {K} seeds (line over levels 10..17): {oware_rounds(K):.0f}\n")
+        print(f"per position at {K} seeds (extrapolated from levels {pts[0][0]}..{pts[-1][0]}): "
+              f"{moves(K):.2f} moves, {exits(K):.2f} exits, {in_level(K):.2f} in-level; "
+              f"CPU {t_large * 1e9:.0f} ns a position at {k_large} seeds, scaled by moves\n")
+        print("| nodes | memory/node GB | sent/node TB | sent, all nodes TB | compute s | network s | latency s | disk s | wall h |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for n in (16, 64, 256):
+            p = predict(game, K, n, t_large, moves, exits, in_level, oware_rounds)
+            note = "" if p["memory_gb"] <= NODE["memory_gb"] else " (does not fit)"
+            print(f"| {n} | {p['memory_gb']:.0f}{note} | {p['comm_tb']:.2f} | {p['comm_total_tb']:.1f} | {p['compute_s']:.0f} | "
+                  f"{p['net_s']:.0f} | {p['latency_s']:.0f} | {p['disk_s']:.0f} | {p['seconds'] / 3600:.2f} |")
+        print()
+    print("## This version (every level on every process), one process a node\n")
+    print("| tables | positions | memory/process GB | nodes | compute s | replicated s | network s | wall s | speed-up over 1 node |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for game, K in (("kalah", 30), ("oware", 30), ("kalah", 40), ("oware", 48)):
+        t, c = fits[game]
+        S, NK = total_size(K), level_size(K)
+        mem = S + (4 * NK if game == "kalah" else NK + 6 * NK)
+        if NK >= 2 ** 32 or mem > NODE["memory_gb"] * 1e9:
+            print(f"| {game} 0..{K} | {S:.2e} | {mem / 1e9:.0f} | - | cannot: " +
+                  ("level above 2^32 positions, " if NK >= 2 ** 32 else "") + "memory | | | | |")
+            continue
+        base = None
+        for n in (1, 16, 64, 256):
+            compute = S * t / (n * NODE["cores"])
+            replicated = S * c / NODE["cores"] if n > 1 else 0.0     # Phi order / gathered level, threaded
+            if game == "kalah":
+                received = S * (n - 1) / n                         # every bucket all-gathered
+            else:
+                u = 3.2                                            # in-level predecessors a position (level_edges, 18 seeds)
+                received = S * (n - 1) / n * (1 + 8 * u / n)
+            net = received / (NODE["net_gbytes_per_s"] * 1e9)
+            wall = compute + replicated + net
+            base = base or wall
+            if n > 1:
+                print(f"| {game} 0..{K} | {S:.2e} | {mem / 1e9:.0f} | {n} | {compute:.0f} | {replicated:.0f} | {net:.0f} | "
+                      f"{wall:.0f} | {base / wall:.1f} |")
+    print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+// Board values of chosen positions of an acyclic level (Kalah, BrainKing,
+// Congkak), each from one ply: the exits to lower levels read from those
+// levels, the in-level successors from the level's own values, which must be
+// known already (see phi_buckets.hpp for an order that guarantees it).  The
+// same negamax as LevelValues::solve_acyclic(), for builders that split a
+// level between processes.
+#pragma once
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "mancala/rules.hpp"
+#include "mancala/tables/board_index.hpp"
+
+namespace mancala::tables {
+
+// The value of a position not yet computed, in a level being built.
+inline constexpr std::int8_t kUnknownValue = -128;
+
+// out[i] = board value of rank ranks[i] of level k.  lower(seeds) points at
+// the values of a lower level; level points at level k's values, where every
+// in-level successor of the positions asked for must be known (a successor
+// still kUnknownValue is a logic error, thrown).
+template <class R, class Lower>
+void solve_acyclic_positions(const BoardIndex& index, int m, int k, const Lower& lower, const std::int8_t* level,
+                             std::span<const std::uint32_t> ranks, std::int8_t* out) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ranks.size(), 256), [&](const tbb::blocked_range<std::size_t>& r) {
+    Position p;
+    p.pits_per_side = std::uint8_t(m);
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      index.unrank(ranks[i], k, p.pits.data());
+      int best;
+      if (R::is_terminal(p)) {
+        best = p.mover_row_sum() - p.opponent_row_sum();
+      } else {
+        best = -1000;
+        for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
+          Position c = p;
+          const MoveResult res = R::play(c, std::countr_zero(rest));
+          const int delta = res.extra_turn ? c.store_difference() : -c.store_difference();
+          int v = 0;
+          if (!res.game_over) {
+            const int cs = c.board_seeds();
+            const std::uint64_t cr = index.rank(c.pits.data(), cs);
+            v = cs < k ? lower(cs)[cr] : level[cr];
+            if (cs == k && v == kUnknownValue)
+              throw std::logic_error("acyclic level " + std::to_string(k) + ": successor " + std::to_string(cr) + " of " +
+                                     std::to_string(ranks[i]) + " is not known yet");
+          }
+          best = std::max(best, res.extra_turn ? delta + v : delta - v);
+        }
+      }
+      out[i] = std::int8_t(best);
+    }
+  });
+}
+
+}  // namespace mancala::tables

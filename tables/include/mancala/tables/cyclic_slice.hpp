@@ -1,0 +1,128 @@
+// One slice of an Oware level for a builder that splits the level between
+// processes: the same threshold retrograde analysis as solve_cyclic_level()
+// (cyclic_level.hpp), with the state of ranks [lo, hi) only and the
+// predecessor updates handed back to the caller instead of applied in place.
+//
+// The caller runs, for t = k down to 1:
+//     frontier = seed(t)
+//     while some slice has a non-empty frontier:
+//         updates = expand(frontier)     // to predecessors in any slice
+//         (deliver each update to the slice that owns its rank, in batches)
+//         frontier = apply(updates addressed to this slice, t)
+// and finally values().  A position is decided at the threshold that equals
+// its value whatever the order of the updates (cyclic_level.hpp), so the
+// values do not depend on how the level is split: they are the ones
+// solve_cyclic_level() gives, byte for byte.  Nothing here communicates.
+#pragma once
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "mancala/error.hpp"
+#include "mancala/tables/cyclic_level.hpp"
+
+namespace mancala::tables {
+
+// The first rank of part `part` when `size` ranks are split into `parts`
+// contiguous, nearly equal parts (part == parts gives size); size < 2^32.
+inline std::uint64_t slice_begin(std::uint64_t size, int parts, int part) {
+  return size * std::uint64_t(part) / std::uint64_t(parts);
+}
+
+template <class R>
+class CyclicSlice {
+ public:
+  // Update encoding: predecessor rank << 1 | (1 if the decided child is in W).
+  using Update = std::uint64_t;
+
+  CyclicSlice(const BoardIndex& index, int m, int k, std::uint64_t lo, std::uint64_t hi)
+      : index_(index), m_(m), k_(k), lo_(lo), hi_(hi), cells_(hi - lo) {
+    if (index.level_size(k) >= (std::uint64_t(1) << 32))
+      throw InputError("level " + std::to_string(k) + " has 2^32 positions or more");
+  }
+
+  std::uint64_t lo() const { return lo_; }
+  std::uint64_t hi() const { return hi_; }
+
+  // Best exit and in-level child count of every position of the slice;
+  // lower(seeds) points at the values of a lower level, by rank.
+  template <class Lower>
+  void scan(const Lower& lower) {
+    cyclic_detail::scan_exits<R>(index_, m_, k_, lower, lo_, hi_, cells_.data(), nullptr);
+  }
+
+  // Positions of the slice decided outright at threshold t (global ranks).
+  std::vector<std::uint64_t> seed(int t) {
+    tbb::enumerable_thread_specific<std::vector<std::uint64_t>> found;
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(lo_, hi_), [&](const tbb::blocked_range<std::uint64_t>& r) {
+      auto& out = found.local();
+      for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank)
+        if (cyclic_detail::seed_cell(cells_[rank - lo_], t)) out.push_back(rank);
+    });
+    return gather(found);
+  }
+
+  // The updates that the decided positions `frontier` (of this slice) send
+  // to their in-level predecessors, sorted by rank: the updates for one
+  // slice are one contiguous run.
+  std::vector<Update> expand(std::span<const std::uint64_t> frontier) const {
+    tbb::enumerable_thread_specific<std::vector<Update>> found;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, frontier.size()), [&](const tbb::blocked_range<std::size_t>& r) {
+      auto& out = found.local();
+      Position p;
+      p.pits_per_side = std::uint8_t(m_);
+      for (std::size_t i = r.begin(); i != r.end(); ++i) {
+        const std::uint64_t rank = frontier[i];
+        index_.unrank(rank, k_, p.pits.data());
+        const Update child_wins = cyclic_detail::cell_value(cells_[rank - lo_]) > 0;
+        for_each_in_level_predecessor<R>(p, [&](const Position& q) { out.push_back(index_.rank(q.pits.data(), k_) << 1 | child_wins); });
+      }
+    });
+    std::vector<Update> all = gather(found);
+    tbb::parallel_sort(all.begin(), all.end());
+    return all;
+  }
+
+  // Applies updates addressed to this slice at threshold t; returns the
+  // positions they decided (global ranks).
+  std::vector<std::uint64_t> apply(std::span<const Update> updates, int t) {
+    tbb::enumerable_thread_specific<std::vector<std::uint64_t>> found;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, updates.size()), [&](const tbb::blocked_range<std::size_t>& r) {
+      auto& out = found.local();
+      for (std::size_t i = r.begin(); i != r.end(); ++i) {
+        const std::uint64_t qr = updates[i] >> 1;
+        if (qr < lo_ || qr >= hi_) throw std::logic_error("cyclic slice: an update for rank " + std::to_string(qr) + " outside the slice");
+        if (cyclic_detail::apply_update(cells_[qr - lo_], updates[i] & 1, t)) out.push_back(qr);
+      }
+    });
+    return gather(found);
+  }
+
+  // Board values of the slice (undecided positions are worth 0).
+  std::vector<std::int8_t> values() const {
+    std::vector<std::int8_t> out(cells_.size());
+    for (std::size_t i = 0; i < cells_.size(); ++i) out[i] = cyclic_detail::final_value(cells_[i]);
+    return out;
+  }
+
+ private:
+  template <class T>
+  static std::vector<T> gather(tbb::enumerable_thread_specific<std::vector<T>>& parts) {
+    std::vector<T> all;
+    for (auto& v : parts) all.insert(all.end(), v.begin(), v.end());
+    return all;
+  }
+
+  const BoardIndex& index_;
+  int m_, k_;
+  std::uint64_t lo_, hi_;
+  std::vector<std::uint32_t> cells_;
+};
+
+}  // namespace mancala::tables

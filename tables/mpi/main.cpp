@@ -1,0 +1,133 @@
+// `mancala-mpi`: the distributed table build,
+//     mpirun -np N mancala-mpi build --game G --pits m --max-seeds K --out DIR [--threads T]
+// with the options of `mancala build` (solver/cli/build_options.hpp) and the
+// same files, byte for byte (distributed_build.hpp).  Errors in the input
+// are one line on stderr from rank 0 and exit status 2 on every process; the
+// other ranks print nothing.  Progress goes to rank 0's stderr when it is a
+// terminal and --quiet is not given.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include <tbb/global_control.h>
+
+#include "build_options.hpp"
+#include "comm.hpp"
+#include "distributed_build.hpp"
+#include "mancala/error.hpp"
+#include "progress.hpp"
+
+namespace {
+
+using namespace mancala;
+using namespace mancala::cli;
+
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) out += (c < 0x20 || c == 0x7f) ? '?' : char(c);
+  return out;
+}
+
+double peak_rss_mb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_maxrss) / 1024.0;  // kilobytes on Linux
+}
+
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+int usage(std::ostream& out, int status) {
+  out << "Usage: mpirun -np N mancala-mpi build [options]     (mancala-mpi build --help for its options)\n\n"
+         "Builds endgame tables (levels 0..K) like `mancala build`, split over the MPI processes;\n"
+         "the files are byte-identical to those of `mancala build`.\n";
+  return status;
+}
+
+int cmd_build(mpi::Comm& comm, const Args& args) {
+  program_name = "mpirun -np N mancala-mpi";
+  po::options_description desc("build: endgame tables by retrograde analysis, one file per level, over MPI processes");
+  add_build_options(desc);
+  po::variables_map vm;
+  if (!parse_args("build", kBuildSynopsis, desc, args, vm)) return 0;
+  const BuildOptions opt = read_build_options(vm);
+  std::optional<tbb::global_control> limit;
+  if (opt.threads > 0) limit.emplace(tbb::global_control::max_allowed_parallelism, std::size_t(opt.threads));
+  const int max_seeds = opt.max_seeds;
+  mpi::DistributedProgress status;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<tables::BuiltLevel> built;
+  {
+    ProgressLine progress(comm.root() && ProgressLine::wanted(opt.quiet), [&](double t) {
+      const double done = double(status.positions_done.load()), total = double(status.positions_total.load());
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "build: level %d of %d, %.3g of %.3g positions, %d processes, %.1f s",
+                    status.level.load(), max_seeds, done, total, comm.size(), t);
+      return std::string(buf);
+    });
+    built = mpi::build_tables_distributed(comm, opt.out, opt.game.rules, opt.game.position.m(), max_seeds, &status);
+  }
+  const double seconds = comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  const std::uint64_t sent_total = comm.sum(comm.bytes_sent());
+  const std::uint64_t sent_max = comm.max(comm.bytes_sent());
+  const double rss_max = comm.max(peak_rss_mb());
+  const double comm_max = comm.max(comm.seconds_in_comm());
+  const double cpu_max = comm.max(cpu_seconds());
+  if (!comm.root()) return 0;
+  nlohmann::json levels = nlohmann::json::array();
+  std::uint64_t total = 0;
+  for (const auto& b : built) {
+    total += b.positions;
+    levels.push_back({{"seeds", b.seeds}, {"positions", b.positions}, {"reused", b.reused}, {"seconds", b.seconds}, {"passes", b.passes}});
+  }
+  const int threads = opt.threads > 0 ? opt.threads : int(tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
+  if (opt.json) {
+    print_json({{"ruleset", opt.game.rules.digest()}, {"pits_per_side", opt.game.position.m()}, {"max_seeds", max_seeds},
+                {"positions", total}, {"seconds", seconds}, {"levels", levels}, {"ranks", comm.size()},
+                {"threads_per_rank", threads}, {"bytes_sent_total", sent_total}, {"bytes_sent_max_rank", sent_max},
+                {"peak_rss_mb_max_rank", rss_max}, {"comm_seconds_max_rank", comm_max}, {"cpu_seconds_max_rank", cpu_max}});
+    return 0;
+  }
+  char buf[64];
+  for (const auto& b : built) {
+    std::snprintf(buf, sizeof buf, "%.1f s", b.seconds);
+    std::cout << "level " << b.seeds << "  " << b.positions << " positions  " << (b.reused ? std::string("reused") : buf) << "\n";
+  }
+  std::snprintf(buf, sizeof buf, "%.1f s", seconds);
+  std::cout << "total " << total << " positions in " << buf << " on " << comm.size() << " processes\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  mpi::Session session(&argc, &argv);
+  mpi::Comm comm;
+  // Only rank 0 talks: the others' standard output goes nowhere.
+  if (!comm.root()) std::cout.rdbuf(nullptr);
+  const auto fail = [&](const std::string& what) {
+    if (comm.root()) std::cerr << "mancala-mpi: error: " << one_line(what) << "\n";
+    return 2;
+  };
+  if (argc < 2) return usage(comm.root() ? std::cerr : std::cout, 2);
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") return usage(std::cout, 0);
+  if (name != "build") return fail("unknown command '" + name + "' (mancala-mpi has one: build)");
+  try {
+    return cmd_build(comm, Args(argv + 2, argv + argc));
+  } catch (const InputError& e) {
+    return fail(e.what());  // every process throws the same error (parsing, or rank 0's broadcast)
+  } catch (const boost::program_options::error& e) {
+    return fail(e.what());
+  } catch (const std::exception& e) {
+    // Something only this process saw: the others may wait in a collective.
+    std::cerr << "mancala-mpi: internal error on rank " << comm.rank() << ": " << one_line(e.what()) << "\n";
+    comm.abort(3);
+  }
+}
