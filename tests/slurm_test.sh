@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# scripts/slurm/ on a real single-node Slurm started by this test: munged,
-# slurmctld and slurmd (Debian 12's munge, slurmctld, slurmd, slurm-client)
-# with a private configuration, key, state and ports in a temporary directory;
-# everything is stopped at the end.  Runs an experiment grid through
+# scripts/slurm/ on a real single-node Slurm started by this test
+# (scripts/slurm/local_slurm.sh: munged, slurmctld and slurmd from Debian 12's
+# munge, slurmctld, slurmd, slurm-client, with a private configuration, key,
+# state and ports in a temporary directory), stopped at the end.  Runs an experiment grid through
 # submit_grid.sh (a job array, one bad line among them), collects it, and a
 # table build through build.sbatch with srun (plain `mancala` standing in for
 # mancala-mpi: same options, one rank), submitted twice to check that it
@@ -18,65 +18,15 @@ for tool in munged mungekey slurmctld slurmd sbatch squeue sinfo srun; do
 done
 [ "$(id -u)" = 0 ] || { echo "SKIP: the test's Slurm daemons run as root"; exit 77; }
 work=$(mktemp -d)
-chmod 755 "$work"
 fail() {
   echo "FAIL: $*"
-  for log in "$work"/slurmctld.log "$work"/slurmd.log; do [ -f "$log" ] && { echo "--- $log"; tail -n 20 "$log"; }; done
+  for log in "$work"/cluster/slurmctld.log "$work"/cluster/slurmd.log; do [ -f "$log" ] && { echo "--- $log"; tail -n 20 "$log"; }; done
   exit 1
 }
-stop() {
-  for pidfile in "$work/slurmd.pid" "$work/slurmctld.pid" "$work/munge/munged.pid"; do
-    [ -s "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null
-  done
-  sleep 1
-  rm -rf "$work"
-}
-trap stop EXIT
+trap '"$slurm/local_slurm.sh" stop "$work/cluster"; rm -rf "$work"' EXIT
 unset SLURM_ARRAY_TASK_ID SLURM_JOB_ID MANCALA MANCALA_MPI MANCALA_BATCH_ARGS
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-host=$(hostname -s)
-mkdir -p "$work/munge" "$work/state" "$work/spool" && chmod 700 "$work/munge"
-mungekey --create --keyfile="$work/munge/munge.key" || fail "mungekey"
-munged --force --socket="$work/munge/munge.socket" --key-file="$work/munge/munge.key" --pid-file="$work/munge/munged.pid" \
-  --log-file="$work/munge/munged.log" --seed-file="$work/munge/munge.seed" || fail "munged did not start"
-cat >"$work/slurm.conf" <<EOF
-ClusterName=mancalatest
-SlurmctldHost=$host
-SlurmctldPort=$(free_port)
-SlurmdPort=$(free_port)
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$work/munge/munge.socket
-StateSaveLocation=$work/state
-SlurmdSpoolDir=$work/spool
-SlurmctldPidFile=$work/slurmctld.pid
-SlurmdPidFile=$work/slurmd.pid
-SlurmctldLogFile=$work/slurmctld.log
-SlurmdLogFile=$work/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-MpiDefault=none
-ReturnToService=2
-SchedulerType=sched/builtin
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-JobCompType=jobcomp/none
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
-NodeName=$host CPUs=$(nproc) State=UNKNOWN
-PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-EOF
-export SLURM_CONF=$work/slurm.conf
-slurmctld -f "$SLURM_CONF" || fail "slurmctld did not start"
-slurmd -f "$SLURM_CONF" || fail "slurmd did not start"
-for _ in $(seq 60); do
-  [ "$(sinfo -h -o %t 2>/dev/null)" = idle ] && break
-  sleep 0.5
-done
-[ "$(sinfo -h -o %t)" = idle ] || fail "the node did not come up: $(sinfo 2>&1)"
+"$slurm/local_slurm.sh" start "$work/cluster" >/dev/null || fail "local_slurm.sh start"
+export SLURM_CONF=$work/cluster/slurm.conf
 
 wait_job() {  # waits until job $1 (all its array tasks) has left the queue
   for _ in $(seq 240); do
