@@ -26,7 +26,7 @@ case "$action" in
     mkdir -p "$dir/munge" "$dir/state" "$dir/spool"
     chmod 700 "$dir/munge"
     [ -f "$dir/munge/munge.key" ] || mungekey --create --keyfile="$dir/munge/munge.key"
-    # --force: the socket directory's parents may be world-writable (/tmp).
+    # --force: a parent of the socket directory may be world-writable (a temporary directory).
     munged --force --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
       --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" --seed-file="$dir/munge/munge.seed"
     free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
