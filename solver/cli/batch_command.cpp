@@ -28,6 +28,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -286,7 +287,11 @@ ChildRun run_self(const std::vector<std::string>& words, double timeout) {
 // stderr without the "mancala: error: " prefix, else what ended it.
 std::string child_error(const ChildRun& r, double timeout) {
   if (!r.spawn_error.empty()) return r.spawn_error;
-  if (r.timed_out) return "timed out after " + std::to_string(int(timeout)) + " s (--timeout) and killed";
+  if (r.timed_out) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "timed out after %g s (--timeout) and killed", timeout);
+    return buf;
+  }
   if (r.signal) return std::string("killed by signal ") + std::to_string(r.signal) + " (" + strsignal(r.signal) + ")";
   std::string message;
   std::size_t start = 0;
