@@ -365,6 +365,12 @@ const std::string& cli_empty_manifest() {
   return path;
 }
 struct RemoveCliManifests {
+  // Creating the paths first makes them outlive this object (statics are
+  // destroyed in reverse order of construction).
+  RemoveCliManifests() {
+    cli_manifest();
+    cli_empty_manifest();
+  }
   ~RemoveCliManifests() {
     std::filesystem::remove(cli_manifest());
     std::filesystem::remove(cli_empty_manifest());
