@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the toolkit needs (idempotent: apt runs only
 # when something is missing).  Run as root or with sudo available.
+#   scripts/setup.sh           build, test and plot
+#   scripts/setup.sh --slurm   also Slurm and munge, for tests/slurm_test.sh
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
@@ -9,6 +11,12 @@ packages=(
   python3 python3-matplotlib
   libopenmpi-dev openmpi-bin
 )
+for arg in "$@"; do
+  case "$arg" in
+    --slurm) packages+=(slurmctld slurmd slurm-client munge) ;;
+    *) echo "setup.sh: unknown argument '$arg'" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

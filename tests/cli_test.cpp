@@ -332,6 +332,7 @@ struct CommandSpec {
   std::string given_position_key = "position";  // --json key that echoes --position
   Args small_board = {};  // added when no --position is given (keeps solver calls fast)
   Args setup = {};        // a mancala command run first (e.g. building the tables it reads)
+  bool output_is_json_lines = false;  // its plain output is JSON lines too (batch)
 };
 
 // A table directory private to this test process.
@@ -343,6 +344,38 @@ const Args kBuildCliTables = {"build", "--game", "oware", "--pits", "2", "--max-
 struct RemoveCliTables {
   ~RemoveCliTables() { std::filesystem::remove_all(cli_tables()); }
 } remove_cli_tables;
+
+// A one-command batch manifest private to this test process (written on
+// first use), and an empty one.
+std::string write_temp_file(const std::string& stem, const std::string& content) {
+  const std::string path = (std::filesystem::temp_directory_path() / (stem + std::to_string(::getpid()))).string();
+  FILE* f = std::fopen(path.c_str(), "w");
+  if (f) {
+    std::fputs(content.c_str(), f);
+    std::fclose(f);
+  }
+  return path;
+}
+const std::string& cli_manifest() {
+  static const std::string path = write_temp_file("mancala_cli_manifest_", "# one command\nshow --pits 3 --seeds 2\n");
+  return path;
+}
+const std::string& cli_empty_manifest() {
+  static const std::string path = write_temp_file("mancala_cli_empty_manifest_", "# nothing but a comment\n\n");
+  return path;
+}
+struct RemoveCliManifests {
+  // Creating the paths first makes them outlive this object (statics are
+  // destroyed in reverse order of construction).
+  RemoveCliManifests() {
+    cli_manifest();
+    cli_empty_manifest();
+  }
+  ~RemoveCliManifests() {
+    std::filesystem::remove(cli_manifest());
+    std::filesystem::remove(cli_empty_manifest());
+  }
+} remove_cli_manifests;
 
 const std::vector<CommandSpec>& commands() {
   static const std::vector<CommandSpec> table{
@@ -359,6 +392,11 @@ const std::vector<CommandSpec>& commands() {
        {"position", "value", "best_move", "moves"}, false, "position", {}, kBuildCliTables},
       {"verify", {cli_tables(), "--quiet"}, {"ok", "ruleset", "max_seeds"}, false, "position", {}, kBuildCliTables},
       {"info", {cli_tables()}, {"ruleset", "levels"}, false, "position", {}, kBuildCliTables},
+      // --all: the manifest's one command even when the tests run in a Slurm array task.
+      {"batch", {"--manifest", cli_manifest(), "--all"},
+       {"command", "line", "index", "exit_status", "commit", "host", "threads", "seconds", "peak_rss_mib", "started",
+        "position", "legal_moves"},
+       false, "position", {}, {}, true},
   };
   return table;
 }
@@ -462,7 +500,10 @@ TEST_P(CliCommand, PlainOutputSucceeds) {
   if (!c.setup.empty()) run_mancala(c.setup);
   const RunResult r = run_mancala(cat(cat({c.name}, c.required), c.small_board));
   expect_success(r);
-  EXPECT_NE(r.out.front(), '{') << "plain output is not JSON\n" << describe(r);
+  if (c.output_is_json_lines)
+    EXPECT_TRUE(json::parse(r.out, nullptr, false).is_object()) << "output is a JSON line\n" << describe(r);
+  else
+    EXPECT_NE(r.out.front(), '{') << "plain output is not JSON\n" << describe(r);
 }
 
 TEST_P(CliCommand, JsonIsOneObjectWithTheExpectedKeys) {
@@ -922,6 +963,18 @@ std::vector<UserErrorCase> user_error_cases() {
       // without a repetition within a second: refused, never guessed.
       {"OwareLineBeyondSearchReach", {"solve", "--game", "oware", "--pits", "6", "--seeds", "4", "--level-tables", "8", "--quiet"},
        {"2000 plies", "endgame tables"}},
+
+      // --- batch: its own options (manifest line errors: tests/batch_test.sh)
+      {"BatchWithoutManifest", {"batch"}, {"--manifest"}},
+      {"BatchManifestMissing", {"batch", "--manifest", "/nonexistent/manifest.txt"}, {"/nonexistent/manifest.txt", "does not exist"}},
+      {"BatchManifestIsADirectory", {"batch", "--manifest", std::filesystem::temp_directory_path().string()}, {"directory"}},
+      {"BatchManifestWithoutCommands", {"batch", "--manifest", cli_empty_manifest()}, {"no commands"}},
+      {"BatchIndexOutOfRange", {"batch", "--manifest", cli_manifest(), "--index", "1"}, {"--index", "out of range", "holds 1 command (0..0)"}},
+      {"BatchIndexNegative", {"batch", "--manifest", cli_manifest(), "--index", "-1"}, {"--index", "-1", "not a command index"}},
+      {"BatchIndexNotANumber", {"batch", "--manifest", cli_manifest(), "--index", "two"}, {"--index", "two"}},
+      {"BatchIndexWithAll", {"batch", "--manifest", cli_manifest(), "--index", "0", "--all"}, {"--index", "--all"}},
+      {"BatchTimeoutNegative", {"batch", "--manifest", cli_manifest(), "--timeout", "-1"}, {"--timeout"}},
+      {"BatchOutUnwritable", {"batch", "--manifest", cli_manifest(), "--out", "/nonexistent/out.jsonl"}, {"--out", "/nonexistent/out.jsonl"}},
   };
 }
 

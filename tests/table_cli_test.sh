@@ -11,7 +11,10 @@ build() { "$mancala" build --game kalah --pits 5 --max-seeds 17 --quiet "$@"; }
 
 build --out "$work/clean" >/dev/null || fail "clean build"
 for delay in 0.3 0.8 1.3; do
-  build --out "$work/killed" >/dev/null &
+  # The binary itself in the background, not the shell function: $! must be
+  # the build's own pid, or kill -9 hits a subshell and the build runs on
+  # next to the following ones.
+  "$mancala" build --game kalah --pits 5 --max-seeds 17 --quiet --out "$work/killed" >/dev/null &
   pid=$!
   sleep "$delay"
   kill -9 "$pid" 2>/dev/null

@@ -16,5 +16,6 @@ int cmd_build(const Args& args);
 int cmd_probe(const Args& args);
 int cmd_verify(const Args& args);
 int cmd_info(const Args& args);
+int cmd_batch(const Args& args);
 
 }  // namespace mancala::cli

@@ -31,6 +31,7 @@ const std::map<std::string, Entry>& commands() {
       {"probe", {cmd_probe, "value and best move of a position from endgame tables"}},
       {"verify", {cmd_verify, "check every table file and re-derive every value"}},
       {"info", {cmd_info, "per-level statistics of a table directory"}},
+      {"batch", {cmd_batch, "run the commands of a manifest (Slurm array aware), one JSON line each"}},
   };
   return table;
 }

@@ -1,0 +1,473 @@
+// batch: runs the `mancala` command lines of a manifest and writes one JSON
+// object per line (the command's own --json result plus where, when and how
+// it ran), for experiment grids and Slurm job arrays.
+//
+// Each manifest line runs in a child process: this same binary, re-executed
+// through /proc/self/exe with --json added.  Chosen over calling the cmd_*
+// functions in-process because
+//   - a line that crashes, runs out of memory or is killed by its --timeout
+//     becomes one error record; the other lines' results are kept;
+//   - every line starts from a fresh process: no transposition table, TBB
+//     thread limit or mapped table files left over from the line before, so
+//     a line's time, memory and result do not depend on its neighbours;
+//   - the child's peak memory (wait4's ru_maxrss) is measured per line;
+//   - the exit status and stderr are exactly those of `mancala CMD --json`.
+// /proc/self/exe names the running binary even if the file was rebuilt or
+// replaced meanwhile, so every line runs the commit recorded in `commit`.
+// Starting a process costs about a millisecond, nothing next to a solve.
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <thread>
+
+#include "commands.hpp"
+#include "mancala/error.hpp"
+#include "mancala_build_info.hpp"
+
+extern char** environ;
+
+namespace mancala::cli {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+const char* kBatchSynopsis =
+    "--manifest FILE [--out FILE] [--index I | --all] [--timeout S] [--count]\n\n"
+    "The manifest holds one mancala command line per line: the words after\n"
+    "`mancala`, e.g. `solve --game kalah --pits 4 --seeds 3` (a leading word\n"
+    "`mancala` is allowed).  Words are split as by a POSIX shell: single and\n"
+    "double quotes, backslash escapes, `#` starting a comment.  Blank lines and\n"
+    "comment lines are skipped; every other line is a command, numbered from 0\n"
+    "in file order: that number is the index of --index and of\n"
+    "SLURM_ARRAY_TASK_ID, so `sbatch --array=0-(N-1)` covers a manifest of N\n"
+    "commands (`mancala batch --manifest FILE --count` prints N).\n\n"
+    "Output: one JSON object per command, in order: command, line (1-based line\n"
+    "number in the file), index, exit_status, error (failed lines only),\n"
+    "commit, host, threads, seconds (wall time of the line), peak_rss_mib,\n"
+    "started (UTC), then the keys of the command's own --json result; a key of\n"
+    "that result which batch also writes is kept as result_KEY when its value\n"
+    "differs (e.g. result_seconds, the solver's own time).  A failing line also\n"
+    "prints one line on stderr naming its line number; batch goes on with the\n"
+    "next line and exits 2 if any line had an input error (bad line, unknown\n"
+    "command or option, bad position, ...), otherwise 1 if any line failed in\n"
+    "another way (non-zero exit, signal, timeout), otherwise 0.  batch's\n"
+    "output is always JSON lines; --json is accepted and changes nothing";
+
+// A command line of the manifest.
+struct ManifestLine {
+  int line;          // 1-based line number in the file
+  std::string text;  // the line without surrounding blanks
+};
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\f\v");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r\f\v");
+  return s.substr(b, e - b + 1);
+}
+
+// The command lines of a manifest: blank lines and lines whose first
+// non-blank character is '#' are skipped.
+std::vector<ManifestLine> read_manifest(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw InputError("manifest '" + path + "' does not exist");
+  if (std::filesystem::is_directory(status)) throw InputError("manifest '" + path + "' is a directory, not a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read manifest '" + path + "': " + std::strerror(errno));
+  std::vector<ManifestLine> lines;
+  std::string raw;
+  for (int number = 1; std::getline(in, raw); ++number) {
+    const std::string text = trim(raw);
+    if (text.empty() || text[0] == '#') continue;
+    lines.push_back({number, text});
+  }
+  if (in.bad()) throw InputError("cannot read manifest '" + path + "': " + std::strerror(errno));
+  return lines;
+}
+
+// Splits a command line into words like a POSIX shell without expansions:
+// blanks separate words; '...' keeps everything; "..." keeps everything but
+// \" \\ \$ \`; a backslash outside quotes escapes the next character; an
+// unquoted '#' at the start of a word starts a comment.
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      if (in_word) words.push_back(word);
+      word.clear();
+      in_word = false;
+    } else if (c == '#' && !in_word) {
+      break;
+    } else if (c == '\'') {
+      const auto end = text.find('\'', i + 1);
+      if (end == std::string::npos) throw InputError("unterminated ' quote");
+      word += text.substr(i + 1, end - i - 1);
+      in_word = true;
+      i = end;
+    } else if (c == '"') {
+      in_word = true;
+      for (++i;; ++i) {
+        if (i >= text.size()) throw InputError("unterminated \" quote");
+        if (text[i] == '"') break;
+        if (text[i] == '\\' && i + 1 < text.size() && std::strchr("\"\\$`", text[i + 1])) ++i;
+        word += text[i];
+      }
+    } else if (c == '\\') {
+      if (i + 1 >= text.size()) throw InputError("backslash at the end of the line");
+      word += text[++i];
+      in_word = true;
+    } else {
+      word += c;
+      in_word = true;
+    }
+  }
+  if (in_word) words.push_back(word);
+  return words;
+}
+
+// A non-negative index given as text (--index or SLURM_ARRAY_TASK_ID).
+std::optional<long> parse_index(const std::string& text) {
+  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return std::stol(text);
+}
+
+int available_cpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+  return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// The threads a command line asks for: its --threads, else the command's
+// default (build and verify use every available core, the rest one thread).
+// 0 means every available core.  Null when --threads is not a number (the
+// command itself then reports the error).
+ojson threads_of(const std::vector<std::string>& words) {
+  std::optional<std::string> given;
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    if (words[i] == "--threads" && i + 1 < words.size()) given = words[i + 1];
+    if (words[i].rfind("--threads=", 0) == 0) given = words[i].substr(10);
+  }
+  long threads = (words[0] == "build" || words[0] == "verify") ? 0 : 1;
+  if (given) {
+    const auto n = parse_index(*given);
+    if (!n) return nullptr;
+    threads = *n;
+  }
+  return threads == 0 ? long(available_cpus()) : threads;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+  return buf;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+struct ChildRun {
+  std::string spawn_error;
+  int exit_status = -1;  // when it exited
+  int signal = 0;        // when a signal ended it
+  bool timed_out = false;
+  std::string out, err;
+  double seconds = 0;
+  double peak_rss_mib = 0;
+};
+
+// Runs `mancala WORDS...` (this binary) with stdin from /dev/null; collects
+// stdout and stderr; kills it with SIGKILL after `timeout` seconds (0: none).
+ChildRun run_self(const std::vector<std::string>& words, double timeout) {
+  ChildRun r;
+  int out_pipe[2], err_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
+    r.spawn_error = std::string("pipe: ") + std::strerror(errno);
+    return r;
+  }
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    r.spawn_error = std::string("pipe: ") + std::strerror(errno);
+    close(out_pipe[0]);
+    close(out_pipe[1]);
+    return r;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
+  std::vector<std::string> storage{"mancala"};
+  storage.insert(storage.end(), words.begin(), words.end());
+  std::vector<char*> argv;
+  for (auto& w : storage) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  const auto t0 = std::chrono::steady_clock::now();
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  if (rc != 0) {
+    r.spawn_error = std::string("cannot start /proc/self/exe: ") + std::strerror(rc);
+    close(out_pipe[0]);
+    close(err_pipe[0]);
+    return r;
+  }
+  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&r.out, &r.err};
+  for (int open_fds = 2; open_fds > 0;) {
+    int wait_ms = -1;
+    if (timeout > 0) {
+      const double left = timeout - elapsed();
+      if (left <= 0) {
+        r.timed_out = true;
+        kill(pid, SIGKILL);
+        break;
+      }
+      wait_ms = int(std::min(1000.0, std::ceil(left * 1000)));
+    }
+    const int ready = poll(fds, 2, wait_ms);
+    if (ready < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2 && ready > 0; ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      char buf[65536];
+      const ssize_t got = read(fds[i].fd, buf, sizeof buf);
+      if (got > 0) {
+        sinks[i]->append(buf, std::size_t(got));
+      } else if (got == 0 || errno != EINTR) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  for (auto& f : fds)
+    if (f.fd >= 0) close(f.fd);
+  int status = 0;
+  rusage usage{};
+  while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  }
+  r.seconds = elapsed();
+  r.peak_rss_mib = double(usage.ru_maxrss) / 1024.0;  // KiB on Linux
+  if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  return r;
+}
+
+// The one-line message of a failed child: its last "mancala: ..." line on
+// stderr without the "mancala: error: " prefix, else what ended it.
+std::string child_error(const ChildRun& r, double timeout) {
+  if (!r.spawn_error.empty()) return r.spawn_error;
+  if (r.timed_out) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "timed out after %g s (--timeout) and killed", timeout);
+    return buf;
+  }
+  if (r.signal) return std::string("killed by signal ") + std::to_string(r.signal) + " (" + strsignal(r.signal) + ")";
+  std::string message;
+  std::size_t start = 0;
+  while (start < r.err.size()) {
+    auto end = r.err.find('\n', start);
+    if (end == std::string::npos) end = r.err.size();
+    const std::string line = trim(r.err.substr(start, end - start));
+    if (line.rfind("mancala: ", 0) == 0) message = line;
+    start = end + 1;
+  }
+  const std::string prefix = "mancala: error: ";
+  if (message.rfind(prefix, 0) == 0) return message.substr(prefix.size());
+  if (!message.empty()) return message.substr(9);
+  return "exit status " + std::to_string(r.exit_status);
+}
+
+// User text in a one-line message: control characters escaped.
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c < 0x20 || c == 0x7f) out += "?";
+    else out += char(c);
+  }
+  return out;
+}
+
+enum class Outcome { Ok, InputError, Failed };
+
+}  // namespace
+
+int cmd_batch(const Args& args) {
+  po::options_description desc("batch: run the mancala commands of a manifest, one JSON line each");
+  desc.add_options()
+      ("manifest", po::value<std::string>()->required(), "file of mancala command lines (the words after `mancala`)")
+      ("out", po::value<std::string>(), "append the JSON lines to this file (default: stdout)")
+      ("index", po::value<std::string>(), "run only command I (0-based; default: $SLURM_ARRAY_TASK_ID when set)")
+      ("all", po::bool_switch(), "run every command even when SLURM_ARRAY_TASK_ID is set")
+      ("timeout", po::value<double>()->default_value(0), "kill a command after S seconds and record the timeout (0: no limit)")
+      ("count", po::bool_switch(), "print the number of commands N (array tasks 0..N-1) and run nothing");
+  po::variables_map vm;
+  if (!parse_args("batch", kBatchSynopsis, desc, args, vm)) return 0;
+  const std::string manifest = vm["manifest"].as<std::string>();
+  const double timeout = vm["timeout"].as<double>();
+  if (!(timeout >= 0) || timeout > 1e9) throw InputError("--timeout must be a number of seconds >= 0");
+  if (vm.count("index") && vm["all"].as<bool>()) throw InputError("--index and --all cannot be combined");
+
+  const std::vector<ManifestLine> lines = read_manifest(manifest);
+  if (lines.empty()) throw InputError("manifest '" + manifest + "' holds no commands");
+  if (vm["count"].as<bool>()) {
+    std::cout << lines.size() << "\n";
+    return 0;
+  }
+
+  // Which commands to run: --index, else SLURM_ARRAY_TASK_ID, else all.
+  std::size_t first = 0, last = lines.size();
+  std::optional<std::string> index_text;
+  std::string index_source = "--index";
+  if (vm.count("index")) {
+    index_text = vm["index"].as<std::string>();
+  } else if (const char* task = std::getenv("SLURM_ARRAY_TASK_ID"); task && !vm["all"].as<bool>()) {
+    index_text = task;
+    index_source = "SLURM_ARRAY_TASK_ID";
+  }
+  if (index_text) {
+    const auto i = parse_index(*index_text);
+    if (!i) throw InputError(index_source + " '" + *index_text + "' is not a command index (0, 1, 2, ...)");
+    if (std::size_t(*i) >= lines.size())
+      throw InputError(index_source + " " + *index_text + " is out of range: manifest '" + manifest + "' holds " +
+                       std::to_string(lines.size()) + (lines.size() == 1 ? " command" : " commands") + " (0.." +
+                       std::to_string(lines.size() - 1) + ")");
+    first = std::size_t(*i);
+    last = first + 1;
+  }
+
+  // Output: appended to --out (opened before anything runs, so that a bad
+  // path fails at once), each line written and flushed as it is done.
+  int out_fd = STDOUT_FILENO;
+  if (vm.count("out")) {
+    const std::string out = vm["out"].as<std::string>();
+    out_fd = open(out.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (out_fd < 0) throw InputError("cannot open --out '" + out + "' for appending: " + std::strerror(errno));
+  }
+  const auto emit = [&](const ojson& record) {
+    const std::string text = record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    // One write() per record: records from several processes appending to
+    // one file do not interleave.
+    std::size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = write(out_fd, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw std::runtime_error(std::string("cannot write the results: ") + std::strerror(errno));
+      done += std::size_t(n);
+    }
+  };
+
+  const std::string commit = MANCALA_COMMIT;
+  const std::string host = host_name();
+  bool input_errors = false, failures = false;
+  for (std::size_t index = first; index < last; ++index) {
+    const ManifestLine& ml = lines[index];
+    ojson record;
+    record["command"] = ml.text;
+    record["line"] = ml.line;
+    record["index"] = index;
+    std::vector<std::string> words;
+    std::string error;
+    try {
+      words = split_words(ml.text);
+      if (!words.empty() && words[0] == "mancala") words.erase(words.begin());
+      if (words.empty()) throw InputError("no command on the line");
+      if (words[0] == "batch") throw InputError("batch cannot run inside a batch manifest");
+    } catch (const InputError& e) {
+      error = e.what();
+    }
+    const std::string started = utc_now();
+    ChildRun run;
+    ojson result;
+    Outcome outcome = Outcome::Ok;
+    bool spawned = false;
+    if (!error.empty()) {
+      outcome = Outcome::InputError;
+    } else {
+      std::vector<std::string> child_words = words;
+      bool has_json = false;
+      for (const auto& w : words) has_json |= w == "--json";
+      if (!has_json) child_words.push_back("--json");
+      run = run_self(child_words, timeout);
+      spawned = run.spawn_error.empty();
+      if (run.spawn_error.empty() && !run.timed_out && run.signal == 0) {
+        result = ojson::parse(run.out, nullptr, /*allow_exceptions=*/false);
+        if (!result.is_object()) result = ojson();
+      }
+      if (run.exit_status == 2) {
+        outcome = Outcome::InputError;
+        error = child_error(run, timeout);
+      } else if (run.exit_status != 0) {
+        outcome = Outcome::Failed;
+        error = child_error(run, timeout);
+      } else if (!result.is_object()) {
+        outcome = Outcome::Failed;
+        error = "the output is not one JSON object";
+      }
+    }
+    // exit_status: the command's; 2 for a line batch refused itself; null
+    // when a signal or the timeout ended it or it could not be started.
+    if (spawned)
+      record["exit_status"] = run.exit_status >= 0 ? ojson(run.exit_status) : ojson(nullptr);
+    else
+      record["exit_status"] = outcome == Outcome::InputError ? ojson(2) : ojson(nullptr);
+    if (outcome != Outcome::Ok) record["error"] = one_line(error);
+    record["commit"] = commit;
+    record["host"] = host;
+    record["threads"] = words.empty() ? ojson(nullptr) : threads_of(words);
+    record["seconds"] = spawned ? ojson(run.seconds) : ojson(nullptr);
+    record["peak_rss_mib"] = spawned ? ojson(std::round(run.peak_rss_mib * 10) / 10) : ojson(nullptr);
+    record["started"] = started;
+    if (result.is_object()) {
+      for (const auto& [key, value] : result.items()) {
+        if (!record.contains(key))
+          record[key] = value;
+        else if (record[key] != value)
+          record["result_" + key] = value;
+      }
+    }
+    // Child stderr of a successful line (warnings) is passed on unchanged.
+    if (outcome == Outcome::Ok) std::cerr << run.err;
+    if (outcome != Outcome::Ok)
+      std::cerr << "mancala: error: " << one_line(manifest) << " line " << ml.line << ": " << one_line(error) << std::endl;
+    emit(record);
+    input_errors |= outcome == Outcome::InputError;
+    failures |= outcome == Outcome::Failed;
+  }
+  if (out_fd != STDOUT_FILENO && close(out_fd) != 0)
+    throw std::runtime_error(std::string("cannot write the results: ") + std::strerror(errno));
+  return input_errors ? 2 : failures ? 1 : 0;
+}
+
+}  // namespace mancala::cli

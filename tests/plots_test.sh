@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The figure scripts run on the committed results and write readable PNGs;
+# plot_tables.py adds the MPI ranks panel exactly when an MPI scaling CSV
+# (columns: results/README.md) is there, and refuses one without the needed
+# columns.  Skipped (77) when Debian's python3 has no matplotlib.
+#   tests/plots_test.sh SOURCE_DIR
+set -uo pipefail
+src=$1
+py=/usr/bin/python3
+"$py" -c 'import matplotlib' 2>/dev/null || { echo "SKIP: /usr/bin/python3 has no matplotlib (scripts/setup.sh)"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && [ "$(stat -c %s "$1")" -gt 20000 ]; }
+
+"$py" "$src/scripts/plot_values.py" --out-dir "$work" 2>"$work/err" || fail "plot_values.py: $(cat "$work/err")"
+for f in values.png solve_time.png; do is_png "$work/$f" || fail "$f is not a PNG"; done
+
+# Without MPI results: the threads panel only.
+mkdir "$work/res" && cp "$src"/results/tables_build.csv "$src"/results/tables_large.csv "$src"/results/tables_*_6pits_2*.json "$work/res/"
+rm -f "$work/res/mpi_build_scaling.csv"
+"$py" "$src/scripts/plot_tables.py" --results "$work/res" 2>"$work/err" || fail "plot_tables.py: $(cat "$work/err")"
+grep -qx "plot_tables.py: table_throughput.png: threads" "$work/err" || fail "without MPI results: $(cat "$work/err")"
+grep -qx "plot_tables.py: level_values.png: tables_kalah_6pits_24.json, tables_oware_6pits_27.json" "$work/err" || fail "levels: $(cat "$work/err")"
+for f in table_throughput.png level_values.png; do is_png "$work/res/$f" || fail "$f is not a PNG"; done
+one_panel=$(stat -c %s "$work/res/table_throughput.png")
+
+# With them (found in the results directory): threads and ranks.
+cat >"$work/res/mpi_build_scaling.csv" <<'CSV'
+ruleset,pits,max_seeds,ranks,nodes,threads_per_rank,positions,seconds,positions_per_second,peak_rss_mib,identical_to_1_rank,command,commit
+kalah,6,18,1,1,1,86493225,20.0,4324661,90,yes,mpirun -np 1 mancala-mpi build --game kalah --pits 6 --max-seeds 18 --out DIR --threads 1,test
+kalah,6,18,2,1,1,86493225,11.0,7863020,90,yes,mpirun -np 2 mancala-mpi build --game kalah --pits 6 --max-seeds 18 --out DIR --threads 1,test
+CSV
+"$py" "$src/scripts/plot_tables.py" --results "$work/res" 2>"$work/err" || fail "plot_tables.py with MPI results: $(cat "$work/err")"
+grep -qx "plot_tables.py: table_throughput.png: threads, ranks" "$work/err" || fail "with MPI results: $(cat "$work/err")"
+is_png "$work/res/table_throughput.png" || fail "table_throughput.png with ranks is not a PNG"
+[ "$(stat -c %s "$work/res/table_throughput.png")" -gt "$one_panel" ] || fail "the ranks panel did not grow the figure"
+
+# An MPI CSV without the needed columns is refused, naming them.
+printf 'ruleset,pits,ranks\nkalah,6,2\n' >"$work/bad.csv"
+"$py" "$src/scripts/plot_tables.py" --results "$work/res" --mpi "$work/bad.csv" 2>"$work/err" && fail "bad MPI CSV accepted"
+grep -q "lacks the columns max_seeds, threads_per_rank, positions_per_second" "$work/err" || fail "bad MPI CSV: $(cat "$work/err")"
+echo "1 passed, 0 failed"
