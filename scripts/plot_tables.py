@@ -28,7 +28,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMAND = "scripts/plot_tables.py"
 DEFAULT_LEVELS = ["tables_kalah_6pits_24.json", "tables_oware_6pits_27.json"]
-MPI_REQUIRED = ["ruleset", "pits", "max_seeds", "ranks", "threads_per_rank", "positions_per_second"]
+MPI_REQUIRED = ["game", "pits", "max_seeds", "ranks", "threads_per_rank", "positions", "seconds"]
 
 
 def read_csv(path):
@@ -50,6 +50,10 @@ def throughput(plt, results, mpi_path, out_dir):
         missing = [c for c in MPI_REQUIRED if c not in mpi[0]]
         if missing:
             sys.exit(f"plot_tables.py: {mpi_path} lacks the columns {', '.join(missing)}")
+        # As scripts/mpi_scaling.sh writes it: the ruleset digest is `game`.
+        for r in mpi:
+            r["ruleset"] = r["game"]
+            r["positions_per_second"] = float(r["positions"]) / float(r["seconds"])
     panels = ["threads"] + (["ranks"] if mpi else [])
     fig, axes = plt.subplots(1, len(panels), figsize=(6.2 * len(panels), 4.4), squeeze=False)
     ax = axes[0][0]

@@ -27,17 +27,24 @@ one_panel=$(stat -c %s "$work/res/table_throughput.png")
 
 # With them (found in the results directory): threads and ranks.
 cat >"$work/res/mpi_build_scaling.csv" <<'CSV'
-ruleset,pits,max_seeds,ranks,nodes,threads_per_rank,positions,seconds,positions_per_second,peak_rss_mib,identical_to_1_rank,command,commit
-kalah,6,18,1,1,1,86493225,20.0,4324661,90,yes,mpirun -np 1 mancala-mpi build --game kalah --pits 6 --max-seeds 18 --out DIR --threads 1,test
-kalah,6,18,2,1,1,86493225,11.0,7863020,90,yes,mpirun -np 2 mancala-mpi build --game kalah --pits 6 --max-seeds 18 --out DIR --threads 1,test
+game,pits,max_seeds,ranks,threads_per_rank,positions,seconds,bytes_sent_per_rank,peak_rss_mb_per_rank,commit,command,comm_seconds_per_rank,cpu_seconds_per_rank
+kalah,6,18,1,1,86493225,20.0,0,90,test,"mpirun -np 1 mancala-mpi build --game kalah --pits 6 --max-seeds 18 --out DIR --threads 1",0.01,19.5
+kalah,6,18,2,1,86493225,11.0,43246612,90,test,"mpirun -np 2 mancala-mpi build --game kalah --pits 6 --max-seeds 18 --out DIR --threads 1",1.2,10.1
 CSV
 "$py" "$src/scripts/plot_tables.py" --results "$work/res" 2>"$work/err" || fail "plot_tables.py with MPI results: $(cat "$work/err")"
 grep -qx "plot_tables.py: table_throughput.png: threads, ranks" "$work/err" || fail "with MPI results: $(cat "$work/err")"
 is_png "$work/res/table_throughput.png" || fail "table_throughput.png with ranks is not a PNG"
 [ "$(stat -c %s "$work/res/table_throughput.png")" -gt "$one_panel" ] || fail "the ranks panel did not grow the figure"
 
+# The committed results, as scripts/mpi_scaling.sh writes them, are read too
+# (producer and plot must agree on the columns).
+mkdir "$work/committed"
+cp "$src"/results/*.csv "$src"/results/*.json "$work/committed/"
+"$py" "$src/scripts/plot_tables.py" --results "$work/committed" 2>"$work/err" || fail "committed results: $(cat "$work/err")"
+grep -qx "plot_tables.py: table_throughput.png: threads, ranks" "$work/err" || fail "committed results: $(cat "$work/err")"
+
 # An MPI CSV without the needed columns is refused, naming them.
-printf 'ruleset,pits,ranks\nkalah,6,2\n' >"$work/bad.csv"
+printf 'game,pits,ranks\nkalah,6,2\n' >"$work/bad.csv"
 "$py" "$src/scripts/plot_tables.py" --results "$work/res" --mpi "$work/bad.csv" 2>"$work/err" && fail "bad MPI CSV accepted"
-grep -q "lacks the columns max_seeds, threads_per_rank, positions_per_second" "$work/err" || fail "bad MPI CSV: $(cat "$work/err")"
+grep -q "lacks the columns max_seeds, threads_per_rank, positions, seconds" "$work/err" || fail "bad MPI CSV: $(cat "$work/err")"
 echo "1 passed, 0 failed"
