@@ -77,6 +77,44 @@ TEST(TableFile, RoundTrip) {
   EXPECT_FALSE(fs::exists(tables::level_path(dir.path(), 4).string() + ".tmp"));
 }
 
+// The streaming writer (for builders that never hold a whole level) gives
+// the bytes of write_level(), whatever the pieces it is handed.
+TEST(TableFile, StreamingWriterWritesTheSameBytes) {
+  TempDir whole, pieces;
+  fs::create_directories(whole.path());
+  const tables::BoardIndex index(8, 6);
+  std::vector<std::int8_t> values(index.level_size(6));
+  std::mt19937 rng(7);
+  for (auto& v : values) v = std::int8_t(int(rng() % 13) - 6);
+  tables::write_level(whole.path(), kKalah, 4, 6, values);
+  const std::string want = bytes_of(tables::level_path(whole.path(), 6));
+  for (std::size_t piece : {std::size_t(1), std::size_t(7), std::size_t(1000), values.size()}) {
+    fs::remove_all(pieces.path());
+    fs::create_directories(pieces.path());
+    tables::LevelFileWriter writer(pieces.path(), kKalah, 4, 6, values.size());
+    writer.append(values.data(), 0);
+    for (std::size_t at = 0; at < values.size(); at += piece) writer.append(values.data() + at, std::min(piece, values.size() - at));
+    EXPECT_FALSE(fs::exists(tables::level_path(pieces.path(), 6))) << "in place before finish()";
+    writer.finish();
+    EXPECT_EQ(bytes_of(tables::level_path(pieces.path(), 6)), want) << "pieces of " << piece;
+    EXPECT_FALSE(fs::exists(tables::level_path(pieces.path(), 6).string() + ".tmp"));
+  }
+  // Too few or too many values are refused, and an unfinished writer leaves
+  // nothing behind.
+  fs::remove_all(pieces.path());
+  fs::create_directories(pieces.path());
+  {
+    tables::LevelFileWriter writer(pieces.path(), kKalah, 4, 6, values.size());
+    writer.append(values.data(), values.size() - 1);
+    EXPECT_THROW(writer.finish(), std::logic_error);
+  }
+  {
+    tables::LevelFileWriter writer(pieces.path(), kKalah, 4, 6, values.size());
+    EXPECT_THROW(writer.append(values.data(), values.size() + 1), std::logic_error);
+  }
+  EXPECT_TRUE(fs::is_empty(pieces.path()));
+}
+
 TEST(TableFile, BadFilesAreRefusedWithTheirName) {
   TempDir dir;
   tables::build_tables(dir.path(), kOware, 3, 6);

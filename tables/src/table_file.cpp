@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 
 #include "mancala/error.hpp"
 #include "mancala/tables/board_index.hpp"
@@ -137,14 +138,18 @@ std::filesystem::path level_path(const std::filesystem::path& dir, int seeds) {
 }
 
 std::uint64_t fnv1a64(const void* data, std::size_t size) {
-  const auto* p = static_cast<const std::uint8_t*>(data);
   std::uint64_t h = 0xcbf29ce484222325ull;
+  const auto* p = static_cast<const std::uint8_t*>(data);
   for (std::size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
   return h;
 }
 
-void write_level(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
-                 const std::vector<std::int8_t>& values) {
+namespace {
+
+// The header of a level file whose payload (raw, `entries` bytes) hashes to
+// `payload_hash`.
+std::vector<std::uint8_t> level_header(const Ruleset& rules, int pits_per_side, int seeds, std::uint64_t entries,
+                                       std::uint64_t payload_hash) {
   const std::string digest = rules.digest();
   Writer w;
   w.put_bytes(kMagic, sizeof kMagic);
@@ -157,15 +162,92 @@ void write_level(const std::filesystem::path& dir, const Ruleset& rules, int pit
   w.put(std::uint16_t(seeds));
   w.put(kIndexScheme);
   w.put(kValueEncoding);
-  w.put(std::uint64_t(values.size()));
+  w.put(entries);
   w.put(kCodecRaw);
-  w.put(std::uint64_t(values.size()));
-  w.put(std::uint64_t(values.size()));
-  w.put(fnv1a64(values.data(), values.size()));
+  w.put(entries);
+  w.put(entries);
+  w.put(payload_hash);
   const std::uint32_t header_size = std::uint32_t(w.bytes.size() + 4);
   for (int i = 0; i < 4; ++i) w.bytes[12 + std::size_t(i)] = std::uint8_t(header_size >> (8 * i));
   w.put(crc32(w.bytes.data(), w.bytes.size()));
+  return w.bytes;
+}
 
+constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ull;
+
+std::uint64_t fnv1a64_update(std::uint64_t h, const void* data, std::size_t size) {
+  const auto* p = static_cast<const std::uint8_t*>(data);
+  for (std::size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+}  // namespace
+
+LevelFileWriter::LevelFileWriter(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
+                                 std::uint64_t entries)
+    : dir_(dir), file_(level_path(dir, seeds)), tmp_(file_.string() + ".tmp"), rules_(rules), pits_per_side_(pits_per_side),
+      seeds_(seeds), entries_(entries), hash_(kFnvOffset) {
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd_ < 0) refuse(tmp_, std::string("cannot create: ") + std::strerror(errno));
+  // The header's size does not depend on the hash: write a placeholder now,
+  // the real header at the end.
+  header_size_ = level_header(rules_, pits_per_side_, seeds_, entries_, 0).size();
+  const std::vector<std::uint8_t> zeros(header_size_, 0);
+  write_all(zeros.data(), zeros.size());
+}
+
+LevelFileWriter::~LevelFileWriter() {
+  if (fd_ >= 0) {  // not finished: leave nothing behind
+    ::close(fd_);
+    std::error_code ignored;
+    std::filesystem::remove(tmp_, ignored);
+  }
+}
+
+void LevelFileWriter::write_all(const void* p, std::size_t n) {
+  const auto* b = static_cast<const char*>(p);
+  while (n > 0) {
+    const ssize_t k = ::write(fd_, b, n);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      const std::string why = std::strerror(errno);
+      ::close(fd_);
+      fd_ = -1;
+      std::filesystem::remove(tmp_);
+      refuse(tmp_, "write failed: " + why);
+    }
+    b += k;
+    n -= std::size_t(k);
+  }
+}
+
+void LevelFileWriter::append(const std::int8_t* values, std::size_t n) {
+  if (fd_ < 0) throw std::logic_error("LevelFileWriter: append after finish");
+  if (written_ + n > entries_) throw std::logic_error("LevelFileWriter: more values than the level holds");
+  hash_ = fnv1a64_update(hash_, values, n);
+  write_all(values, n);
+  written_ += n;
+}
+
+void LevelFileWriter::finish() {
+  if (fd_ < 0) throw std::logic_error("LevelFileWriter: finish twice");
+  if (written_ != entries_) throw std::logic_error("LevelFileWriter: " + std::to_string(written_) + " values of " + std::to_string(entries_));
+  const std::vector<std::uint8_t> header = level_header(rules_, pits_per_side_, seeds_, entries_, hash_);
+  if (::lseek(fd_, 0, SEEK_SET) != 0) refuse(tmp_, std::string("seek failed: ") + std::strerror(errno));
+  write_all(header.data(), header.size());
+  const int fd = fd_;
+  fd_ = -1;
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    std::filesystem::remove(tmp_);
+    refuse(tmp_, std::string("sync failed: ") + std::strerror(errno));
+  }
+  std::filesystem::rename(tmp_, file_);
+  sync_directory(dir_);
+}
+
+void write_level(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
+                 const std::vector<std::int8_t>& values) {
+  const std::vector<std::uint8_t> header = level_header(rules, pits_per_side, seeds, values.size(), fnv1a64(values.data(), values.size()));
   const std::filesystem::path file = level_path(dir, seeds);
   const std::filesystem::path tmp = file.string() + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -185,7 +267,7 @@ void write_level(const std::filesystem::path& dir, const Ruleset& rules, int pit
       n -= std::size_t(k);
     }
   };
-  write_all(w.bytes.data(), w.bytes.size());
+  write_all(header.data(), header.size());
   write_all(values.data(), values.size());
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     std::filesystem::remove(tmp);

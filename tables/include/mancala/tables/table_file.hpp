@@ -73,6 +73,33 @@ std::uint64_t fnv1a64(const void* data, std::size_t size);
 void write_level(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
                  const std::vector<std::int8_t>& values);
 
+// The same file as write_level(), written from the values in pieces (a
+// builder that never holds the whole level: append() them in rank order).
+// The header, whose payload hash is known only at the end, is written by
+// finish(), which also syncs and renames the file into place; a writer
+// destroyed before finish() removes its temporary file.  Throws InputError
+// on an I/O error, std::logic_error when the values do not add up to
+// `entries`.
+class LevelFileWriter {
+ public:
+  LevelFileWriter(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds, std::uint64_t entries);
+  ~LevelFileWriter();
+  LevelFileWriter(const LevelFileWriter&) = delete;
+  LevelFileWriter& operator=(const LevelFileWriter&) = delete;
+
+  void append(const std::int8_t* values, std::size_t n);
+  void finish();
+
+ private:
+  void write_all(const void* p, std::size_t n);
+  std::filesystem::path dir_, file_, tmp_;
+  Ruleset rules_;
+  int pits_per_side_, seeds_;
+  std::uint64_t entries_, written_ = 0, hash_;
+  std::size_t header_size_ = 0;
+  int fd_ = -1;
+};
+
 // A level file mapped read-only and fully validated (header, size, payload
 // hash) on open.  Throws InputError naming the file and the problem.
 class MappedLevel {
