@@ -5,6 +5,7 @@
 // (tables/mpi/) drives the same pieces with real messages.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "mancala/tables/cyclic_slice.hpp"
 #include "mancala/tables/level_values.hpp"
 #include "mancala/tables/phi_buckets.hpp"
+#include "mancala/tables/remote_values.hpp"
 
 namespace {
 
@@ -117,6 +119,154 @@ TEST(LevelSlices, CyclicSlicesWithExchangedUpdatesGiveTheSameValues) {
     expect_cyclic_split_matches<OwareRules<GrandSlam::NoCapture>>(3, 8, parts);
     expect_cyclic_split_matches<OwareRules<GrandSlam::Forbidden>>(2, 8, parts);
   }
+}
+
+TEST(LevelSlices, SliceOwnerIsTheSliceThatHoldsTheRank) {
+  for (std::uint64_t size : {1, 2, 5, 100, 1001, 4096}) {
+    for (int parts : {1, 2, 3, 7, 16}) {
+      for (std::uint64_t x = 0; x < size; ++x) {
+        const int r = slice_owner(size, parts, x);
+        ASSERT_TRUE(slice_begin(size, parts, r) <= x && x < slice_begin(size, parts, r + 1))
+            << "rank " << x << " of " << size << " in " << parts << " parts: owner " << r;
+      }
+    }
+  }
+  EXPECT_THROW(slice_owner(10, 3, 10), std::logic_error);
+  EXPECT_EQ(key_seeds(value_key(127, 12345)), 127);
+  EXPECT_EQ(key_rank(value_key(127, 12345)), 12345u);
+}
+
+TEST(LevelSlices, RemoteRequestsAskEachOwnerOnceAKeyAndFileTheAnswers) {
+  const int parts = 4;
+  auto owner = [](std::uint64_t key) { return int(key % 4); };
+  auto truth = [](std::uint64_t key) { return std::int8_t(int(key * 7 % 23) - 11); };
+  std::vector<std::uint64_t> keys;
+  for (std::uint64_t i = 0; i < 500; ++i) keys.push_back(i * 37 % 101 + (i % 3) * 1000);  // repeats
+  const std::set<std::uint64_t> distinct(keys.begin(), keys.end());
+  RemoteRequests req(keys, parts, owner);
+  EXPECT_EQ(req.size(), distinct.size());
+  std::multiset<std::uint64_t> asked;
+  std::vector<std::int8_t> answers;
+  for (int r = 0; r < parts; ++r) {
+    for (auto key : req.to_owner(r)) {
+      EXPECT_EQ(owner(key), r);
+      asked.insert(key);
+    }
+    const auto a = answer_requests(req.to_owner(r), truth);  // what owner r sends back
+    answers.insert(answers.end(), a.begin(), a.end());
+  }
+  EXPECT_EQ(asked, std::multiset<std::uint64_t>(distinct.begin(), distinct.end()));  // each key once
+  EXPECT_THROW(req.set_answers(std::span<const std::int8_t>(answers.data(), answers.size() - 1)), std::logic_error);
+  req.set_answers(answers);
+  for (auto key : keys) EXPECT_EQ(req.value(key), truth(key)) << key;
+  EXPECT_THROW(req.value(99999), std::logic_error);
+}
+
+// The distributed acyclic build as tables/mpi/ runs it, with the messages
+// handed over by hand: each part holds only its slice of every level, values
+// its slice's Phi buckets, and asks the other parts for the successors it
+// does not hold (lower levels and earlier buckets of the level alike).
+template <class R>
+void expect_acyclic_slices_match(int m, int max_seeds, int parts) {
+  LevelValues<R> reference(m, max_seeds);
+  for (int k = 0; k <= max_seeds; ++k) reference.build_next();
+  const BoardIndex index(2 * m, max_seeds);
+  // held[p][k]: part p's slice of level k
+  std::vector<std::vector<std::vector<std::int8_t>>> held(static_cast<std::size_t>(parts));
+  auto begin = [&](int k, int p) { return slice_begin(index.level_size(k), parts, p); };
+  auto owner = [&](std::uint64_t key) { return slice_owner(index.level_size(key_seeds(key)), parts, key_rank(key)); };
+  std::uint64_t remote_keys = 0;
+  for (int k = 0; k <= max_seeds; ++k) {
+    std::vector<PhiBuckets> buckets;
+    for (int p = 0; p < parts; ++p) {
+      buckets.emplace_back(index, m, k, begin(k, p), begin(k, p + 1));
+      held[std::size_t(p)].emplace_back(begin(k, p + 1) - begin(k, p), kUnknownValue);
+    }
+    auto value_at = [&](int p, std::uint64_t key) {  // what part p answers
+      const int s = key_seeds(key);
+      const std::uint64_t r = key_rank(key);
+      EXPECT_TRUE(begin(s, p) <= r && r < begin(s, p + 1)) << "asked the wrong part";
+      const std::int8_t v = held[std::size_t(p)][std::size_t(s)][r - begin(s, p)];
+      EXPECT_NE(v, kUnknownValue) << "asked for a value not computed yet";
+      return v;
+    };
+    for (int phi = k * m; phi >= 0; --phi) {
+      for (int p = 0; p < parts; ++p) {
+        const auto ranks = buckets[std::size_t(p)].bucket(phi);
+        for (auto r : ranks) EXPECT_TRUE(begin(k, p) <= r && r < begin(k, p + 1));
+        auto mine = [&](int s, std::uint64_t r) { return begin(s, p) <= r && r < begin(s, p + 1); };
+        RemoteRequests req(successor_keys<R>(index, m, k, ranks, [&](int s, std::uint64_t r) { return !mine(s, r); }), parts, owner);
+        remote_keys += req.size();
+        std::vector<std::int8_t> answers;
+        for (int q = 0; q < parts; ++q) {
+          const auto a = answer_requests(req.to_owner(q), [&](std::uint64_t key) { return value_at(q, key); });
+          answers.insert(answers.end(), a.begin(), a.end());
+        }
+        req.set_answers(answers);
+        std::vector<std::int8_t> out(ranks.size());
+        solve_acyclic_positions_with<R>(
+            index, m, k,
+            [&](int s, std::uint64_t r) -> int {
+              return mine(s, r) ? held[std::size_t(p)][std::size_t(s)][r - begin(s, p)] : req.value(value_key(s, r));
+            },
+            ranks, out.data());
+        for (std::size_t i = 0; i < ranks.size(); ++i) held[std::size_t(p)][std::size_t(k)][ranks[i] - begin(k, p)] = out[i];
+      }
+    }
+    std::vector<std::int8_t> level;
+    for (int p = 0; p < parts; ++p) level.insert(level.end(), held[std::size_t(p)][std::size_t(k)].begin(), held[std::size_t(p)][std::size_t(k)].end());
+    EXPECT_EQ(level, reference.level(k)) << "level " << k << " in " << parts << " slices";
+  }
+  if (parts > 1) {
+    EXPECT_GT(remote_keys, 0u);
+  }
+}
+
+TEST(LevelSlices, AcyclicSlicesWithRequestRoundsGiveTheSameValues) {
+  for (int parts : {1, 3}) {
+    expect_acyclic_slices_match<KalahRules<false>>(3, 9, parts);
+    expect_acyclic_slices_match<KalahRules<true>>(3, 8, parts);
+    expect_acyclic_slices_match<BrainKingRules>(3, 8, parts);
+    expect_acyclic_slices_match<CongkakRules<CongkakCapture::Always>>(3, 8, parts);
+  }
+}
+
+// Oware: the exits of a slice valued from other slices' values fetched in
+// batches (the scan reads lower(seeds)[rank] from an object, not a pointer).
+template <class R>
+void expect_cyclic_scan_with_fetched_exits_matches(int m, int max_seeds, int parts) {
+  LevelValues<R> reference(m, max_seeds);
+  for (int k = 0; k <= max_seeds; ++k) reference.build_next();
+  const BoardIndex index(2 * m, max_seeds);
+  for (int k = 1; k <= max_seeds; ++k) {
+    const std::uint64_t size = index.level_size(k);
+    for (int p = 0; p < parts; ++p) {
+      const std::uint64_t lo = slice_begin(size, parts, p), hi = slice_begin(size, parts, p + 1);
+      CyclicSlice<R> direct(index, m, k, lo, hi), fetched(index, m, k, lo, hi);
+      direct.scan([&](int s) { return reference.level(s).data(); });
+      for (std::uint64_t a = lo; a < hi; a += 5) {  // batches of 5 positions
+        const std::uint64_t b = std::min(hi, a + 5);
+        std::vector<std::uint64_t> ranks;
+        for (std::uint64_t r = a; r < b; ++r) ranks.push_back(r);
+        auto keys = successor_keys<R>(index, m, k, std::span<const std::uint64_t>(ranks), [&](int s, std::uint64_t) { return s < k; });
+        RemoteRequests req(keys, 1, [](std::uint64_t) { return 0; });
+        req.set_answers(answer_requests(req.to_owner(0), [&](std::uint64_t key) { return reference.level(key_seeds(key))[key_rank(key)]; }));
+        struct Proxy {
+          const RemoteRequests* req;
+          int s;
+          std::int8_t operator[](std::uint64_t r) const { return req->value(value_key(s, r)); }
+        };
+        fetched.scan([&](int s) { return Proxy{&req, s}; }, a, b);
+      }
+      for (int t = k; t >= 1; --t) EXPECT_EQ(direct.seed(t), fetched.seed(t)) << "level " << k << " threshold " << t;
+      EXPECT_EQ(direct.values(), fetched.values());
+    }
+  }
+}
+
+TEST(LevelSlices, CyclicScanWithFetchedExitsMatches) {
+  expect_cyclic_scan_with_fetched_exits_matches<OwareRules<GrandSlam::NoCapture>>(3, 7, 3);
+  expect_cyclic_scan_with_fetched_exits_matches<OwareRules<GrandSlam::Forbidden>>(2, 8, 2);
 }
 
 }  // namespace

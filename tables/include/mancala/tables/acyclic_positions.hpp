@@ -7,6 +7,7 @@
 #pragma once
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "mancala/rules.hpp"
 #include "mancala/tables/board_index.hpp"
@@ -50,6 +52,72 @@ void solve_acyclic_positions(const BoardIndex& index, int m, int k, const Lower&
             const int cs = c.board_seeds();
             const std::uint64_t cr = index.rank(c.pits.data(), cs);
             v = cs < k ? lower(cs)[cr] : level[cr];
+            if (cs == k && v == kUnknownValue)
+              throw std::logic_error("acyclic level " + std::to_string(k) + ": successor " + std::to_string(cr) + " of " +
+                                     std::to_string(ranks[i]) + " is not known yet");
+          }
+          best = std::max(best, res.extra_turn ? delta + v : delta - v);
+        }
+      }
+      out[i] = std::int8_t(best);
+    }
+  });
+}
+
+// The keys (remote_values.hpp: level << 57 | rank) of the successors of the
+// positions `ranks` of level k, in any order and with repeats, for which
+// want(seeds, rank) holds: what a process that holds only some values must
+// ask for before it can value these positions.  Moves that end the game
+// have no successor.
+template <class R, class Rank, class Want>
+std::vector<std::uint64_t> successor_keys(const BoardIndex& index, int m, int k, std::span<const Rank> ranks, const Want& want) {
+  tbb::enumerable_thread_specific<std::vector<std::uint64_t>> found;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ranks.size(), 256), [&](const tbb::blocked_range<std::size_t>& r) {
+    auto& out = found.local();
+    Position p;
+    p.pits_per_side = std::uint8_t(m);
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      index.unrank(ranks[i], k, p.pits.data());
+      if (R::is_terminal(p)) continue;
+      for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
+        Position c = p;
+        if (R::play(c, std::countr_zero(rest)).game_over) continue;
+        const int cs = c.board_seeds();
+        const std::uint64_t cr = index.rank(c.pits.data(), cs);
+        if (want(cs, cr)) out.push_back(std::uint64_t(cs) << 57 | cr);
+      }
+    }
+  });
+  std::vector<std::uint64_t> all;
+  for (auto& v : found) all.insert(all.end(), v.begin(), v.end());
+  return all;
+}
+
+// solve_acyclic_positions() with every successor's value from
+// value(seeds, rank) (lower levels and level k alike), for a builder that
+// holds only slices of the levels.
+template <class R, class Rank, class Value>
+void solve_acyclic_positions_with(const BoardIndex& index, int m, int k, const Value& value, std::span<const Rank> ranks,
+                                  std::int8_t* out) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ranks.size(), 256), [&](const tbb::blocked_range<std::size_t>& r) {
+    Position p;
+    p.pits_per_side = std::uint8_t(m);
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      index.unrank(ranks[i], k, p.pits.data());
+      int best;
+      if (R::is_terminal(p)) {
+        best = p.mover_row_sum() - p.opponent_row_sum();
+      } else {
+        best = -1000;
+        for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
+          Position c = p;
+          const MoveResult res = R::play(c, std::countr_zero(rest));
+          const int delta = res.extra_turn ? c.store_difference() : -c.store_difference();
+          int v = 0;
+          if (!res.game_over) {
+            const int cs = c.board_seeds();
+            const std::uint64_t cr = index.rank(c.pits.data(), cs);
+            v = value(cs, cr);
             if (cs == k && v == kUnknownValue)
               throw std::logic_error("acyclic level " + std::to_string(k) + ": successor " + std::to_string(cr) + " of " +
                                      std::to_string(ranks[i]) + " is not known yet");

@@ -45,6 +45,7 @@
 #include <bit>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "mancala/error.hpp"
@@ -154,9 +155,13 @@ std::uint64_t scan_exits(const BoardIndex& index, int m, int k, const Lower& low
           if (res.game_over) {
             best[i] = std::max(best[i], delta);
           } else if (const int cs = c.board_seeds(); cs < k) {
-            const std::int8_t* v = lower(cs) + index.rank(c.pits.data(), cs);
-            __builtin_prefetch(v);
-            exits.push_back({v, delta, std::uint32_t(i)});
+            if constexpr (std::is_pointer_v<decltype(lower(cs))>) {
+              const std::int8_t* v = lower(cs) + index.rank(c.pits.data(), cs);
+              __builtin_prefetch(v);
+              exits.push_back({v, delta, std::uint32_t(i)});
+            } else {  // lower(cs)[rank] gives the value (held in slices)
+              best[i] = std::max(best[i], delta - int(lower(cs)[index.rank(c.pits.data(), cs)]));
+            }
           } else {
             ++in_level[i];
           }

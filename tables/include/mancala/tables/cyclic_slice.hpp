@@ -56,6 +56,14 @@ class CyclicSlice {
   void scan(const Lower& lower) {
     cyclic_detail::scan_exits<R>(index_, m_, k_, lower, lo_, hi_, cells_.data(), nullptr);
   }
+  // The same for the ranks [from, to) of the slice only (in batches, when
+  // the exits' values are fetched a batch at a time); lower(seeds) may also
+  // be an object whose [rank] gives the value.
+  template <class Lower>
+  void scan(const Lower& lower, std::uint64_t from, std::uint64_t to) {
+    if (from < lo_ || to > hi_ || from > to) throw std::logic_error("cyclic slice: scan outside the slice");
+    cyclic_detail::scan_exits<R>(index_, m_, k_, lower, from, to, cells_.data() + (from - lo_), nullptr);
+  }
 
   // Positions of the slice decided outright at threshold t (global ranks).
   std::vector<std::uint64_t> seed(int t) {

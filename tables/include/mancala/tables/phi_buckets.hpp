@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -35,13 +36,17 @@ class PhiBuckets {
  public:
   // Every rank of level k, sorted by (Phi, rank): a counting sort over
   // fixed chunks, so the order never depends on the number of threads.
-  PhiBuckets(const BoardIndex& index, int m, int k) : max_phi_(k * m), offsets_(std::size_t(k * m) + 2, 0) {
-    const std::uint64_t size = index.level_size(k);
-    if (size >= (std::uint64_t(1) << 32)) throw InputError("level " + std::to_string(k) + " has 2^32 positions or more");
+  PhiBuckets(const BoardIndex& index, int m, int k) : PhiBuckets(index, m, k, 0, index.level_size(k)) {}
+  // The same for the ranks [lo, hi) of level k only (one process's slice).
+  PhiBuckets(const BoardIndex& index, int m, int k, std::uint64_t first, std::uint64_t last)
+      : max_phi_(k * m), offsets_(std::size_t(k * m) + 2, 0) {
+    if (index.level_size(k) >= (std::uint64_t(1) << 32)) throw InputError("level " + std::to_string(k) + " has 2^32 positions or more");
+    if (first > last || last > index.level_size(k)) throw std::logic_error("PhiBuckets: bad range");
+    const std::uint64_t size = last - first;
     const std::size_t buckets = std::size_t(max_phi_) + 1;
     const std::size_t chunks = std::size_t(std::min<std::uint64_t>(256, std::max<std::uint64_t>(1, size / 4096)));
     // size < 2^32 and chunks <= 256: no overflow
-    auto chunk_begin = [&](std::size_t c) { return size * c / chunks; };
+    auto chunk_begin = [&](std::size_t c) { return first + size * c / chunks; };
     auto for_chunk = [&](std::size_t c, auto&& f) {
       std::array<std::uint8_t, 2 * kMaxPitsPerSide> board{};
       const std::uint64_t lo = chunk_begin(c), hi = chunk_begin(c + 1);
