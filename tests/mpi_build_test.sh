@@ -3,7 +3,8 @@
 # same bytes as `mancala build` for Kalah, Oware, Congkak and BrainKing; a
 # run stopped part-way, or one that is asked for fewer levels first, resumes
 # from the last complete level to identical files; bad input is one line on
-# stderr and exit status 2 from every process.
+# stderr and exit status 2 from every process; a rank holds a slice of the
+# levels, not all of them.
 #   mpi_build_test.sh MANCALA MANCALA_MPI MPIEXEC
 set -uo pipefail
 mancala=$1
@@ -109,6 +110,26 @@ run 2 build $big --json --out "$work/stopped" >"$work/out" || fail "build after 
 python3 -c 'import json,sys; n=int(sys.argv[2]); r=[l["reused"] for l in json.load(open(sys.argv[1]))["levels"]]; assert r == [True]*n + [False]*(18-n), r' \
   "$work/out" "$have" || fail "the rerun did not resume after the $have complete levels: $(cat "$work/out")"
 same_files "$work/ref-big" "$work/stopped" 17
+
+# Memory: a rank holds its slice of every level, not the levels.  The same
+# tables with 1 and 3 ranks: the values a rank holds at its peak (its slices,
+# plus the level being built) are all of them with 1 rank and about a third
+# with 3 (each slice is at most size/3 + 1, one a level).
+# shellcheck disable=SC2086
+run 1 build $big --json --out "$work/mem1" >"$work/mem1.json" || fail "1-rank build"
+# shellcheck disable=SC2086
+run 3 build $big --json --out "$work/mem3" >"$work/mem3.json" || fail "3-rank build"
+same_files "$work/ref-big" "$work/mem3" 17
+python3 - "$work/mem1.json" "$work/mem3.json" <<'PY' || fail "values held per rank: $(cat "$work/mem1.json" "$work/mem3.json")"
+import json, sys
+one, three = (json.load(open(f)) for f in sys.argv[1:])
+total = one["positions"]
+assert one["max_resident_values_per_rank"] == total, one["max_resident_values_per_rank"]
+held = three["max_resident_values_per_rank"]
+assert total / 3 <= held <= total / 3 + 18, (held, total)
+assert len(three["peak_rss_mb_per_rank"]) == 3 and min(three["peak_rss_mb_per_rank"]) > 0
+assert three["values_requested_total"] > 0 and one["values_requested_total"] == 0
+PY
 
 # Bad input: one line on stderr (from rank 0 only), exit status 2.
 expect() {

@@ -104,7 +104,8 @@ std::vector<std::int8_t> Comm::all_gather(std::span<const std::int8_t> mine) {
   return all;
 }
 
-std::vector<std::uint64_t> Comm::all_to_all(const std::vector<std::span<const std::uint64_t>>& out) {
+template <class T>
+std::vector<T> Comm::all_to_all_of(const std::vector<std::span<const T>>& out, std::vector<std::uint64_t>* from) {
   Timed timed(seconds_);
   if (out.size() != std::size_t(size_)) throw std::logic_error("all_to_all: one span per rank");
   std::vector<std::uint64_t> send_sizes(static_cast<std::size_t>(size_)), recv_sizes(static_cast<std::size_t>(size_));
@@ -112,7 +113,7 @@ std::vector<std::uint64_t> Comm::all_to_all(const std::vector<std::span<const st
   check(MPI_Alltoall(send_sizes.data(), 1, MPI_UINT64_T, recv_sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Alltoall");
   std::vector<std::uint64_t> recv_starts(static_cast<std::size_t>(size_) + 1, 0);
   for (int r = 0; r < size_; ++r) recv_starts[std::size_t(r) + 1] = recv_starts[std::size_t(r)] + recv_sizes[std::size_t(r)];
-  std::vector<std::uint64_t> in(recv_starts.back());
+  std::vector<T> in(recv_starts.back());
   std::uint64_t longest = 0;
   for (int r = 0; r < size_; ++r) longest = std::max({longest, send_sizes[std::size_t(r)], recv_sizes[std::size_t(r)]});
   {  // every rank takes part in the same number of rounds
@@ -120,10 +121,10 @@ std::vector<std::uint64_t> Comm::all_to_all(const std::vector<std::span<const st
     check(MPI_Allreduce(&longest, &global, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
     longest = global;
   }
-  // In rounds of at most kPiece / 8 / P words per pair.
-  const std::uint64_t piece = std::max<std::uint64_t>(1, kPiece / 8 / std::uint64_t(size_));
+  // In rounds of at most kPiece / P bytes per pair.
+  const std::uint64_t piece = std::max<std::uint64_t>(1, kPiece / sizeof(T) / std::uint64_t(size_));
   std::vector<int> sc(static_cast<std::size_t>(size_)), sd(static_cast<std::size_t>(size_)), rc(static_cast<std::size_t>(size_)), rd(static_cast<std::size_t>(size_));
-  std::vector<std::uint64_t> sbuf, rbuf;
+  std::vector<T> sbuf, rbuf;
   for (std::uint64_t at = 0; at < longest; at += piece) {
     int st = 0, rt = 0;
     for (int r = 0; r < size_; ++r) {
@@ -138,15 +139,41 @@ std::vector<std::uint64_t> Comm::all_to_all(const std::vector<std::span<const st
     sbuf.resize(std::size_t(st));
     rbuf.resize(std::size_t(rt));
     for (int r = 0; r < size_; ++r) std::copy_n(out[std::size_t(r)].data() + at, sc[std::size_t(r)], sbuf.data() + sd[std::size_t(r)]);
-    check(MPI_Alltoallv(sbuf.data(), sc.data(), sd.data(), MPI_UINT64_T, rbuf.data(), rc.data(), rd.data(), MPI_UINT64_T,
+    const MPI_Datatype type = sizeof(T) == 8 ? MPI_UINT64_T : MPI_INT8_T;
+    check(MPI_Alltoallv(sbuf.data(), sc.data(), sd.data(), type, rbuf.data(), rc.data(), rd.data(), type,
                         MPI_COMM_WORLD),
           "MPI_Alltoallv");
     for (int r = 0; r < size_; ++r)
       std::copy_n(rbuf.data() + rd[std::size_t(r)], rc[std::size_t(r)], in.data() + recv_starts[std::size_t(r)] + at);
   }
   for (int r = 0; r < size_; ++r)
-    if (r != rank_) bytes_sent_ += 8 * send_sizes[std::size_t(r)];
+    if (r != rank_) bytes_sent_ += sizeof(T) * send_sizes[std::size_t(r)];
+  if (from) *from = recv_sizes;
   return in;
+}
+
+std::vector<std::uint64_t> Comm::all_to_all(const std::vector<std::span<const std::uint64_t>>& out, std::vector<std::uint64_t>* from) {
+  return all_to_all_of<std::uint64_t>(out, from);
+}
+
+std::vector<std::int8_t> Comm::all_to_all(const std::vector<std::span<const std::int8_t>>& out, std::vector<std::uint64_t>* from) {
+  return all_to_all_of<std::int8_t>(out, from);
+}
+
+void Comm::send(std::span<const std::int8_t> bytes, int to) {
+  Timed timed(seconds_);
+  for (std::uint64_t at = 0; at < bytes.size(); at += kPiece)
+    check(MPI_Send(bytes.data() + at, int(std::min<std::uint64_t>(kPiece, bytes.size() - at)), MPI_INT8_T, to, 0, MPI_COMM_WORLD),
+          "MPI_Send");
+  if (to != rank_) bytes_sent_ += bytes.size();
+}
+
+void Comm::receive(std::span<std::int8_t> bytes, int from) {
+  Timed timed(seconds_);
+  for (std::uint64_t at = 0; at < bytes.size(); at += kPiece)
+    check(MPI_Recv(bytes.data() + at, int(std::min<std::uint64_t>(kPiece, bytes.size() - at)), MPI_INT8_T, from, 0, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE),
+          "MPI_Recv");
 }
 
 std::uint64_t Comm::sum(std::uint64_t x) {

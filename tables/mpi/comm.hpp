@@ -44,7 +44,16 @@ class Comm {
   std::vector<std::int8_t> all_gather(std::span<const std::int8_t> mine);
   // Personalised exchange: out[r] goes to rank r; returns what every rank
   // sent here, concatenated in rank order.
-  std::vector<std::uint64_t> all_to_all(const std::vector<std::span<const std::uint64_t>>& out);
+  // If `from` is given, from[r] is set to the number of items from rank r.
+  std::vector<std::uint64_t> all_to_all(const std::vector<std::span<const std::uint64_t>>& out,
+                                        std::vector<std::uint64_t>* from = nullptr);
+  std::vector<std::int8_t> all_to_all(const std::vector<std::span<const std::int8_t>>& out,
+                                      std::vector<std::uint64_t>* from = nullptr);
+
+  // Point to point (both sides know the size): `bytes` to rank `to`, or
+  // exactly bytes.size() bytes from rank `from` into `bytes`.
+  void send(std::span<const std::int8_t> bytes, int to);
+  void receive(std::span<std::int8_t> bytes, int from);
 
   std::uint64_t sum(std::uint64_t x);
   std::uint64_t max(std::uint64_t x);
@@ -55,6 +64,8 @@ class Comm {
   double seconds_in_comm() const { return seconds_; }
 
  private:
+  template <class T>
+  std::vector<T> all_to_all_of(const std::vector<std::span<const T>>& out, std::vector<std::uint64_t>* from);
   int rank_ = 0;
   int size_ = 1;
   std::uint64_t bytes_sent_ = 0;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <stdexcept>
 #include <span>
 #include <string>
 
@@ -11,6 +13,7 @@
 #include "mancala/tables/cyclic_slice.hpp"
 #include "mancala/tables/level_values.hpp"
 #include "mancala/tables/phi_buckets.hpp"
+#include "mancala/tables/remote_values.hpp"
 #include "mancala/tables/table_file.hpp"
 
 namespace mancala::mpi {
@@ -34,39 +37,164 @@ void on_root(Comm& comm, F&& f) {
   if (!error.empty()) throw InputError(error);
 }
 
+// This process's slices of the levels built so far (ownership: slice r of
+// a level of S positions is [slice_begin(S, P, r), slice_begin(S, P, r+1))).
+class HeldSlices {
+ public:
+  HeldSlices(const tables::BoardIndex& index, int parts, int me) : index_(index), parts_(parts), me_(me) {}
+  std::uint64_t begin(int k, int r) const { return tables::slice_begin(index_.level_size(k), parts_, r); }
+  std::uint64_t lo(int k) const { return begin(k, me_); }
+  std::uint64_t hi(int k) const { return begin(k, me_ + 1); }
+  int owner(std::uint64_t key) const {
+    const int k = tables::key_seeds(key);
+    return tables::slice_owner(index_.level_size(k), parts_, tables::key_rank(key));
+  }
+  // Level k's slice: complete levels, or the one being built.
+  std::vector<std::int8_t>& slice(int k) { return slices_[std::size_t(k)]; }
+  const std::vector<std::int8_t>& slice(int k) const { return slices_[std::size_t(k)]; }
+  bool holds(int k, std::uint64_t rank) const { return rank >= lo(k) && rank < hi(k); }
+  std::int8_t held(int k, std::uint64_t rank) const { return slices_[std::size_t(k)][rank - lo(k)]; }
+  void add(std::vector<std::int8_t> values) {
+    const int k = int(slices_.size());
+    if (values.size() != hi(k) - lo(k)) throw std::logic_error("slice of level " + std::to_string(k) + " has the wrong size");
+    slices_.push_back(std::move(values));
+    std::uint64_t n = 0;
+    for (const auto& v : slices_) n += v.size();
+    peak_ = std::max(peak_, n);
+  }
+  void note_extra(std::uint64_t n) {  // values held beside the slices (the level being built)
+    std::uint64_t total = n;
+    for (const auto& v : slices_) total += v.size();
+    peak_ = std::max(peak_, total);
+  }
+  std::uint64_t peak_values() const { return peak_; }
+  int levels() const { return int(slices_.size()); }
+
+ private:
+  const tables::BoardIndex& index_;
+  int parts_, me_;
+  std::vector<std::vector<std::int8_t>> slices_;
+  std::uint64_t peak_ = 0;
+};
+
+// Positions a process values per request round: 1/16 of its slice of the
+// level (a round's keys, up to 6 successors of 8 bytes a position, and their
+// answers then take at most about 3 bytes a position of the slice), at least
+// 256 (so that tiny levels do not take a collective per handful).
+std::uint64_t batch_positions(std::uint64_t slice) { return std::max<std::uint64_t>(256, slice / 16); }
+
+// One request round (collective): every process asks the owners for the
+// values of `keys` (the successors it does not hold), and answers the
+// others' requests from its own slices, with held(key).
+template <class Held>
+tables::RemoteRequests fetch(Comm& comm, const HeldSlices& held, std::vector<std::uint64_t> keys, const Held& held_value,
+                             std::uint64_t* requested) {
+  tables::RemoteRequests req(std::move(keys), comm.size(), [&](std::uint64_t key) { return held.owner(key); });
+  *requested += req.size();
+  std::vector<std::span<const std::uint64_t>> out;
+  for (int r = 0; r < comm.size(); ++r) out.push_back(req.to_owner(r));
+  std::vector<std::uint64_t> from;
+  const std::vector<std::uint64_t> asked = comm.all_to_all(out, &from);
+  const std::vector<std::int8_t> answers = tables::answer_requests(asked, held_value);
+  std::vector<std::span<const std::int8_t>> back;
+  std::uint64_t at = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    back.emplace_back(answers.data() + at, from[std::size_t(r)]);
+    at += from[std::size_t(r)];
+  }
+  req.set_answers(comm.all_to_all(back));
+  return req;
+}
+
+// The value of a key this process owns, for an answer; an in-level value
+// not computed yet is a logic error.
+std::int8_t owned_value(const HeldSlices& held, std::uint64_t key) {
+  const int s = tables::key_seeds(key);
+  const std::uint64_t r = tables::key_rank(key);
+  if (s >= held.levels() || !held.holds(s, r)) throw std::logic_error("asked for a value this process does not own");
+  return held.held(s, r);
+}
+
 template <class R>
-std::vector<std::int8_t> build_acyclic_level(Comm& comm, const tables::LevelValues<R>& lower, int m, int k,
-                                             DistributedProgress* progress) {
-  const tables::BoardIndex& index = lower.index();
-  const tables::PhiBuckets buckets(index, m, k);
-  std::vector<std::int8_t> level(index.level_size(k), tables::kUnknownValue);
-  std::vector<std::int8_t> mine;
+std::vector<std::int8_t> build_acyclic_level(Comm& comm, HeldSlices& held, const tables::BoardIndex& index, int m, int k,
+                                             std::uint64_t* requested, DistributedProgress* progress) {
+  const std::uint64_t lo = held.lo(k), hi = held.hi(k);
+  const tables::PhiBuckets buckets(index, m, k, lo, hi);  // this slice's ranks, by Phi
+  std::vector<std::int8_t> level(hi - lo, tables::kUnknownValue);
+  held.note_extra(level.size());
+  const std::uint64_t batch = batch_positions(hi - lo);
+  auto local = [&](int s, std::uint64_t r) { return s == k ? (r >= lo && r < hi) : held.holds(s, r); };
+  // Answers for the others: lower levels from the slices, level k from `level`.
+  auto answer = [&](std::uint64_t key) -> std::int8_t {
+    const int s = tables::key_seeds(key);
+    const std::uint64_t r = tables::key_rank(key);
+    if (s == k) {
+      if (r < lo || r >= hi) throw std::logic_error("asked for an in-level value this process does not own");
+      const std::int8_t v = level[r - lo];
+      if (v == tables::kUnknownValue) throw std::logic_error("asked for an in-level value not computed yet");
+      return v;
+    }
+    return owned_value(held, key);
+  };
+  std::vector<std::int8_t> out;
   for (int phi = buckets.max_phi(); phi >= 0; --phi) {
     const auto bucket = buckets.bucket(phi);
-    if (bucket.empty()) continue;  // every process skips the same buckets
-    const std::uint64_t lo = tables::slice_begin(bucket.size(), comm.size(), comm.rank());
-    const std::uint64_t hi = tables::slice_begin(bucket.size(), comm.size(), comm.rank() + 1);
-    mine.resize(hi - lo);
-    tables::solve_acyclic_positions<R>(index, m, k, [&](int s) { return lower.level(s).data(); }, level.data(),
-                                       bucket.subspan(lo, hi - lo), mine.data());
-    const std::vector<std::int8_t> values = comm.all_gather(mine);  // the bucket, in its order
-    if (values.size() != bucket.size()) throw std::logic_error("bucket exchange lost values");
-    for (std::size_t i = 0; i < bucket.size(); ++i) level[bucket[i]] = values[i];
-    if (progress) progress->positions_done += bucket.size();
+    // Every process takes part in as many rounds as the one with most to do.
+    const std::uint64_t rounds = comm.max((bucket.size() + batch - 1) / batch);
+    for (std::uint64_t round = 0; round < rounds; ++round) {
+      const std::uint64_t a = std::min<std::uint64_t>(bucket.size(), round * batch);
+      const auto ranks = bucket.subspan(a, std::min<std::uint64_t>(bucket.size(), a + batch) - a);
+      std::vector<std::uint64_t> keys =
+          tables::successor_keys<R>(index, m, k, ranks, [&](int s, std::uint64_t r) { return !local(s, r); });
+      const tables::RemoteRequests remote = fetch(comm, held, std::move(keys), answer, requested);
+      out.resize(ranks.size());
+      tables::solve_acyclic_positions_with<R>(
+          index, m, k,
+          [&](int s, std::uint64_t r) -> int {
+            if (s == k) return r >= lo && r < hi ? level[r - lo] : remote.value(tables::value_key(s, r));
+            return held.holds(s, r) ? held.held(s, r) : remote.value(tables::value_key(s, r));
+          },
+          ranks, out.data());
+      for (std::size_t i = 0; i < ranks.size(); ++i) level[ranks[i] - lo] = out[i];
+      if (progress) progress->positions_done += comm.sum(ranks.size());
+    }
   }
   return level;
 }
 
+// lower(s)[rank] for the Oware scan: held, or fetched this round.
+struct ExitValues {
+  const HeldSlices* held;
+  const tables::RemoteRequests* remote;
+  int s;
+  std::int8_t operator[](std::uint64_t r) const {
+    return held->holds(s, r) ? held->held(s, r) : remote->value(tables::value_key(s, r));
+  }
+};
+
 template <class R>
-std::vector<std::int8_t> build_cyclic_level(Comm& comm, const tables::LevelValues<R>& lower, int m, int k, int* rounds,
-                                            DistributedProgress* progress) {
-  const tables::BoardIndex& index = lower.index();
+std::vector<std::int8_t> build_cyclic_level(Comm& comm, HeldSlices& held, const tables::BoardIndex& index, int m, int k,
+                                            int* rounds, std::uint64_t* requested, DistributedProgress* progress) {
   const std::uint64_t size = index.level_size(k);
   const int parts = comm.size();
   std::vector<std::uint64_t> bounds;
   for (int r = 0; r <= parts; ++r) bounds.push_back(tables::slice_begin(size, parts, r));
-  tables::CyclicSlice<R> slice(index, m, k, bounds[std::size_t(comm.rank())], bounds[std::size_t(comm.rank()) + 1]);
-  slice.scan([&](int s) { return lower.level(s).data(); });
+  const std::uint64_t lo = bounds[std::size_t(comm.rank())], hi = bounds[std::size_t(comm.rank()) + 1];
+  tables::CyclicSlice<R> slice(index, m, k, lo, hi);
+  held.note_extra(hi - lo);  // its values (the retrograde cells, 4 bytes each, come on top)
+  // The exits, a batch of the slice at a time, their values fetched first.
+  const std::uint64_t batch = batch_positions(hi - lo);
+  const std::uint64_t scan_rounds = comm.max((hi - lo + batch - 1) / batch);
+  for (std::uint64_t round = 0; round < scan_rounds; ++round) {
+    const std::uint64_t a = std::min(hi, lo + round * batch), b = std::min(hi, a + batch);
+    std::vector<std::uint64_t> ranks(b - a);
+    for (std::uint64_t r = a; r < b; ++r) ranks[r - a] = r;
+    std::vector<std::uint64_t> keys = tables::successor_keys<R>(index, m, k, std::span<const std::uint64_t>(ranks),
+                                                                [&](int s, std::uint64_t r) { return s < k && !held.holds(s, r); });
+    const tables::RemoteRequests remote =
+        fetch(comm, held, std::move(keys), [&](std::uint64_t key) { return owned_value(held, key); }, requested);
+    slice.scan([&](int s) { return ExitValues{&held, &remote, s}; }, a, b);
+  }
   if (progress) progress->positions_done += size / 2;
   std::uint64_t decided = 0;
   *rounds = 0;
@@ -92,50 +220,113 @@ std::vector<std::int8_t> build_cyclic_level(Comm& comm, const tables::LevelValue
     }
   }
   if (progress) progress->positions_done += size - size / 2 - decided / 2;
-  const std::vector<std::int8_t> values = slice.values();
-  std::vector<std::int8_t> level = comm.all_gather(values);
-  if (level.size() != size) throw std::logic_error("level exchange lost values");
-  return level;
+  return slice.values();
+}
+
+// Collective: rank 0 writes level k from the slices, its own first, then
+// each other rank's in chunks (never the whole level at once).  A write
+// error on rank 0 still receives every chunk (so that no rank waits
+// forever), then stops everyone with the same message.
+constexpr std::uint64_t kChunk = std::uint64_t(16) << 20;
+
+void write_level_from_slices(Comm& comm, const HeldSlices& held, const std::filesystem::path& dir, const Ruleset& rules,
+                             int m, int k, std::uint64_t size) {
+  std::string error;
+  if (comm.root()) {
+    std::optional<tables::LevelFileWriter> writer;
+    auto write = [&](const std::int8_t* p, std::size_t n) {
+      if (!error.empty()) return;
+      try {
+        if (!writer) writer.emplace(dir, rules, m, k, size);
+        writer->append(p, n);
+      } catch (const InputError& e) {
+        error = e.what();
+        writer.reset();
+      }
+    };
+    write(held.slice(k).data(), held.slice(k).size());
+    std::vector<std::int8_t> chunk;
+    for (int r = 1; r < comm.size(); ++r) {
+      const std::uint64_t n = held.begin(k, r + 1) - held.begin(k, r);
+      for (std::uint64_t at = 0; at < n; at += kChunk) {
+        chunk.resize(std::min(kChunk, n - at));
+        comm.receive(chunk, r);
+        write(chunk.data(), chunk.size());
+      }
+    }
+    if (error.empty()) {
+      try {
+        if (!writer) writer.emplace(dir, rules, m, k, size);
+        writer->finish();
+      } catch (const InputError& e) {
+        error = e.what();
+      }
+    }
+  } else {
+    const auto& mine = held.slice(k);
+    for (std::uint64_t at = 0; at < mine.size(); at += kChunk)
+      comm.send(std::span<const std::int8_t>(mine.data() + at, std::min<std::uint64_t>(kChunk, mine.size() - at)), 0);
+  }
+  comm.broadcast(error);
+  if (!error.empty()) throw InputError(error);
 }
 
 template <class R>
 std::vector<tables::BuiltLevel> build_with(Comm& comm, const std::filesystem::path& dir, const Ruleset& rules, int m,
-                                           int max_seeds, DistributedProgress* progress) {
-  tables::LevelValues<R> levels(m, max_seeds);
+                                           int max_seeds, DistributedProgress* progress, DistributedFigures* figures) {
+  const tables::BoardIndex index(2 * m, max_seeds);
+  HeldSlices held(index, comm.size(), comm.rank());
+  std::uint64_t requested = 0;
   std::vector<tables::BuiltLevel> report;
   for (int k = 0; k <= max_seeds; ++k) {
-    const std::uint64_t size = levels.index().level_size(k);
+    const std::uint64_t size = index.level_size(k);
     if (progress) progress->level = k;
     const std::filesystem::path file = tables::level_path(dir, k);
-    // Resume: rank 0 reads a complete level file (a corrupt one is an error,
-    // as in build_tables) and broadcasts its values.
-    std::vector<std::int8_t> values;
+    // Resume: rank 0 maps a complete level file (a corrupt one is an error,
+    // as in build_tables) and sends every rank its slice, in chunks.
+    std::optional<tables::MappedLevel> existing;
     std::string reused = "0";
     on_root(comm, [&] {
       if (!std::filesystem::exists(file)) return;
-      const tables::MappedLevel existing(file, rules, m, k);
-      values.assign(existing.values(), existing.values() + existing.size());
+      existing.emplace(file, rules, m, k);
       reused = "1";
     });
     comm.broadcast(reused);
     if (reused == "1") {
-      comm.broadcast(values);
-      levels.adopt_next(std::move(values));
+      std::vector<std::int8_t> mine(held.hi(k) - held.lo(k));
+      if (comm.root()) {
+        std::copy_n(existing->values() + held.lo(k), mine.size(), mine.data());
+        for (int r = 1; r < comm.size(); ++r) {
+          const std::uint64_t a = held.begin(k, r), n = held.begin(k, r + 1) - a;
+          for (std::uint64_t at = 0; at < n; at += kChunk)
+            comm.send(std::span<const std::int8_t>(existing->values() + a + at, std::min(kChunk, n - at)), r);
+        }
+        existing.reset();
+      } else {
+        for (std::uint64_t at = 0; at < mine.size(); at += kChunk)
+          comm.receive(std::span<std::int8_t>(mine.data() + at, std::min<std::uint64_t>(kChunk, mine.size() - at)), 0);
+      }
+      held.add(std::move(mine));
       report.push_back({k, size, true, 0, 0});
       if (progress) progress->positions_done += size;
       continue;
     }
     const auto t0 = std::chrono::steady_clock::now();
     int passes = 1;
+    std::vector<std::int8_t> values;
     if constexpr (R::game == Game::Oware)
-      values = build_cyclic_level<R>(comm, levels, m, k, &passes, progress);
+      values = build_cyclic_level<R>(comm, held, index, m, k, &passes, &requested, progress);
     else
-      values = build_acyclic_level<R>(comm, levels, m, k, progress);
-    on_root(comm, [&] { tables::write_level(dir, rules, m, k, values); });
+      values = build_acyclic_level<R>(comm, held, index, m, k, &requested, progress);
+    held.add(std::move(values));
+    write_level_from_slices(comm, held, dir, rules, m, k, size);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     on_root(comm, [&] { tables::append_build_time(dir, rules, m, k, size, seconds, passes); });
     report.push_back({k, size, false, seconds, passes});
-    levels.adopt_next(std::move(values));
+  }
+  if (figures) {
+    figures->values_held_peak = held.peak_values();
+    figures->values_requested = requested;
   }
   return report;
 }
@@ -144,18 +335,20 @@ std::vector<tables::BuiltLevel> build_with(Comm& comm, const std::filesystem::pa
 
 std::uint64_t distributed_memory_estimate(const Ruleset& rules, int pits_per_side, int max_seeds, int processes) {
   const tables::BoardIndex index(2 * pits_per_side, max_seeds);
-  const std::uint64_t top = index.level_size(max_seeds);
-  std::uint64_t bytes = index.level_offset(max_seeds + 1);  // every level, replicated
+  const std::uint64_t p = std::uint64_t(processes);
+  const std::uint64_t slice = index.level_size(max_seeds) / p + 1;
+  std::uint64_t bytes = index.level_offset(max_seeds + 1) / p + std::uint64_t(max_seeds) + 1;  // a slice of every level
   if (rules.game == Game::Oware)  // the slice's cells, frontier and update buffers (about 3 predecessors each)
-    bytes += top / std::uint64_t(processes) * (4 + 8 + 2 * 3 * 8) + top;
+    bytes += slice * (4 + 8 + 2 * 3 * 8);
   else
-    bytes += 4 * top;  // the bucket order
+    bytes += 4 * slice;  // the slice's Phi order
+  bytes += 3 * slice;    // a request round's keys and answers (batch_positions)
   return bytes;
 }
 
 std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::filesystem::path& dir,
                                                          const Ruleset& rules, int pits_per_side, int max_seeds,
-                                                         DistributedProgress* progress) {
+                                                         DistributedProgress* progress, DistributedFigures* figures) {
   const int per_node = comm.node_size();
   on_root(comm, [&] {
     if (max_seeds < 0 || max_seeds > 127) throw InputError("--max-seeds must be between 0 and 127");
@@ -165,7 +358,7 @@ std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::
                           distributed_memory_estimate(rules, pits_per_side, max_seeds, comm.size()), per_node);
   });
   if (progress) progress->positions_total = tables::BoardIndex(2 * pits_per_side, max_seeds).level_offset(max_seeds + 1);
-  return dispatch(rules, [&](auto R) { return build_with<decltype(R)>(comm, dir, rules, pits_per_side, max_seeds, progress); });
+  return dispatch(rules, [&](auto R) { return build_with<decltype(R)>(comm, dir, rules, pits_per_side, max_seeds, progress, figures); });
 }
 
 }  // namespace mancala::mpi

@@ -2,30 +2,38 @@
 // byte-identical to tables::build_tables(), each level's work split between
 // the processes (each of which also runs TBB threads).
 //
-// What every process holds: all levels below the one being built (their
-// values, replicated), because any position's exits can land anywhere in a
-// lower level.  Rank 0 alone touches the directory: it reads the levels a
-// previous run completed (resume) and broadcasts them, and it writes each new
-// level with the same writer as the single-machine build.  The directory
-// therefore needs to be visible to rank 0 only.
+// What every process holds: its own slice of every level, nothing more.
+// Ownership (remote_values.hpp): level k, of S positions, is cut into P
+// contiguous blocks of board ranks, process r holding
+// [slice_begin(S, P, r), slice_begin(S, P, r + 1)), i.e. floor(S r / P) on.
+// The values of successors held elsewhere are fetched in request rounds:
+// for a batch of its positions (at most 1/16 of its slice, at least 256)
+// each process lists the (level, rank) keys of the successors it does not
+// hold, deduplicates them and sends one list per owner in one all-to-all;
+// the owners answer with the 1-byte values in a second all-to-all.  Every
+// process takes part in as many rounds as the busiest one.
 //
-// How a level is split:
-//  * Kalah, BrainKing, Congkak (acyclic levels): the level is cut into
-//    buckets of equal potential Phi (phi_buckets.hpp), processed from the
-//    largest Phi down.  Each process computes an equal share of a bucket
-//    (acyclic_positions.hpp); the bucket's values are then all-gathered (one
-//    collective per bucket, 1 byte per position), so every process holds the
-//    whole level being built, which the next buckets' in-level successors
-//    are read from.  Chosen over contiguous slices with request rounds
-//    because it needs no requests at all, balances every bucket exactly and
-//    sends each value once.
-//  * Oware (cyclic levels): contiguous slices of the level's ranks, one per
-//    process, each with the retrograde state of its own positions
-//    (cyclic_slice.hpp).  Every frontier round, each process generates the
-//    predecessor updates of its newly decided positions, and the updates go
-//    to the owners of the predecessors in one all-to-all (8 bytes each),
-//    then a sum over processes says whether any frontier is left.  At the
-//    end the slices' values are all-gathered.
+// How a level is built:
+//  * Kalah, BrainKing, Congkak (acyclic levels): each process cuts its slice
+//    into buckets of equal potential Phi (phi_buckets.hpp) and goes through
+//    them from the largest Phi down, all processes in step (one request
+//    round per batch of a bucket): a position's in-level successors have a
+//    larger Phi, so their owners have computed them in earlier buckets.
+//    Its exits to lower levels are fetched in the same rounds.
+//  * Oware (cyclic levels): each process's slice keeps the retrograde state
+//    of its positions (cyclic_slice.hpp).  The exits are valued first, a
+//    batch of the slice at a time, with a request round each.  Then every
+//    frontier round, each process generates the predecessor updates of its
+//    newly decided positions and the updates go to the owners of the
+//    predecessors in one all-to-all (8 bytes each), then a sum over
+//    processes says whether any frontier is left.
+//
+// Files: rank 0 alone touches the directory, so it need not be shared.  It
+// writes a level from the slices in rank order (its own, then each other
+// rank's received in chunks of 16 MiB) with the streaming writer
+// (table_file.hpp), never holding the level whole.  Resume: rank 0 maps a
+// complete level's file (validated as in build_tables) and sends each rank
+// its slice, in chunks.
 #pragma once
 
 #include <atomic>
@@ -46,10 +54,16 @@ struct DistributedProgress {
   std::atomic<std::uint64_t> positions_total{0};
 };
 
+// What a run held and asked for, on this process.
+struct DistributedFigures {
+  std::uint64_t values_held_peak = 0;   // level values (1 byte each) held at most at once: slices, and the level being built
+  std::uint64_t values_requested = 0;   // distinct keys asked of other processes, summed over rounds
+};
+
 // Bytes one process keeps at its peak for levels 0..K with `processes`
-// processes: every level's values, plus the bucket order (4 bytes a
-// position of level K) for acyclic levels, or its slice's retrograde state
-// and update buffers for Oware.
+// processes: its slice of every level (1 byte a position), plus the slice's
+// Phi order (4 bytes a position of level K) for acyclic levels, or its
+// retrograde state and update buffers for Oware, plus the request batches.
 std::uint64_t distributed_memory_estimate(const Ruleset& rules, int pits_per_side, int max_seeds, int processes);
 
 // Collective: every process calls it with the same arguments.  Returns the
@@ -57,6 +71,7 @@ std::uint64_t distributed_memory_estimate(const Ruleset& rules, int pits_per_sid
 // process for a bad request or directory (the message is the same).
 std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::filesystem::path& dir,
                                                          const Ruleset& rules, int pits_per_side, int max_seeds,
-                                                         DistributedProgress* progress = nullptr);
+                                                         DistributedProgress* progress = nullptr,
+                                                         DistributedFigures* figures = nullptr);
 
 }  // namespace mancala::mpi

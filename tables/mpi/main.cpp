@@ -63,6 +63,7 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
   mpi::DistributedProgress status;
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<tables::BuiltLevel> built;
+  mpi::DistributedFigures figures;
   {
     ProgressLine progress(comm.root() && ProgressLine::wanted(opt.quiet), [&](double t) {
       const double done = double(status.positions_done.load()), total = double(status.positions_total.load());
@@ -71,7 +72,7 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
                     status.level.load(), max_seeds, done, total, comm.size(), t);
       return std::string(buf);
     });
-    built = mpi::build_tables_distributed(comm, opt.out, opt.game.rules, opt.game.position.m(), max_seeds, &status);
+    built = mpi::build_tables_distributed(comm, opt.out, opt.game.rules, opt.game.position.m(), max_seeds, &status, &figures);
   }
   const double seconds = comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   const std::uint64_t sent_total = comm.sum(comm.bytes_sent());
@@ -79,6 +80,14 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
   const double rss_max = comm.max(peak_rss_mb());
   const double comm_max = comm.max(comm.seconds_in_comm());
   const double cpu_max = comm.max(cpu_seconds());
+  const std::uint64_t held_max = comm.max(figures.values_held_peak);
+  const std::uint64_t requested_total = comm.sum(figures.values_requested);
+  // Every rank's peak RSS, in rank order (rank 0 collects them).
+  std::vector<double> rss_per_rank;
+  for (int r = 0; r < comm.size(); ++r) {
+    const double mine = r == comm.rank() ? peak_rss_mb() : 0.0;
+    rss_per_rank.push_back(comm.max(mine));
+  }
   if (!comm.root()) return 0;
   nlohmann::json levels = nlohmann::json::array();
   std::uint64_t total = 0;
@@ -91,7 +100,9 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
     print_json({{"ruleset", opt.game.rules.digest()}, {"pits_per_side", opt.game.position.m()}, {"max_seeds", max_seeds},
                 {"positions", total}, {"seconds", seconds}, {"levels", levels}, {"ranks", comm.size()},
                 {"threads_per_rank", threads}, {"bytes_sent_total", sent_total}, {"bytes_sent_max_rank", sent_max},
-                {"peak_rss_mb_max_rank", rss_max}, {"comm_seconds_max_rank", comm_max}, {"cpu_seconds_max_rank", cpu_max}});
+                {"peak_rss_mb_max_rank", rss_max}, {"comm_seconds_max_rank", comm_max}, {"cpu_seconds_max_rank", cpu_max},
+                {"peak_rss_mb_per_rank", rss_per_rank}, {"max_resident_values_per_rank", held_max},
+                {"values_requested_total", requested_total}});
     return 0;
   }
   char buf[64];
