@@ -41,10 +41,15 @@ void on_root(Comm& comm, F&& f) {
 // a level of S positions is [slice_begin(S, P, r), slice_begin(S, P, r+1))).
 class HeldSlices {
  public:
-  HeldSlices(const tables::BoardIndex& index, int parts, int me) : index_(index), parts_(parts), me_(me) {}
+  HeldSlices(const tables::BoardIndex& index, int parts, int me) : index_(index), parts_(parts), me_(me) {
+    for (int k = 0; k <= index.max_seeds(); ++k) {
+      lo_.push_back(begin(k, me));
+      hi_.push_back(begin(k, me + 1));
+    }
+  }
   std::uint64_t begin(int k, int r) const { return tables::slice_begin(index_.level_size(k), parts_, r); }
-  std::uint64_t lo(int k) const { return begin(k, me_); }
-  std::uint64_t hi(int k) const { return begin(k, me_ + 1); }
+  std::uint64_t lo(int k) const { return lo_[std::size_t(k)]; }
+  std::uint64_t hi(int k) const { return hi_[std::size_t(k)]; }
   int owner(std::uint64_t key) const {
     const int k = tables::key_seeds(key);
     return tables::slice_owner(index_.level_size(k), parts_, tables::key_rank(key));
@@ -74,6 +79,7 @@ class HeldSlices {
   const tables::BoardIndex& index_;
   int parts_, me_;
   std::vector<std::vector<std::int8_t>> slices_;
+  std::vector<std::uint64_t> lo_, hi_;
   std::uint64_t peak_ = 0;
 };
 
@@ -144,8 +150,8 @@ std::vector<std::int8_t> build_acyclic_level(Comm& comm, HeldSlices& held, const
     for (std::uint64_t round = 0; round < rounds; ++round) {
       const std::uint64_t a = std::min<std::uint64_t>(bucket.size(), round * batch);
       const auto ranks = bucket.subspan(a, std::min<std::uint64_t>(bucket.size(), a + batch) - a);
-      std::vector<std::uint64_t> keys =
-          tables::successor_keys<R>(index, m, k, ranks, [&](int s, std::uint64_t r) { return !local(s, r); });
+      std::vector<std::uint64_t> keys;  // one process holds everything: nothing to ask
+      if (comm.size() > 1) keys = tables::successor_keys<R>(index, m, k, ranks, [&](int s, std::uint64_t r) { return !local(s, r); });
       const tables::RemoteRequests remote = fetch(comm, held, std::move(keys), answer, requested);
       out.resize(ranks.size());
       tables::solve_acyclic_positions_with<R>(
@@ -189,8 +195,10 @@ std::vector<std::int8_t> build_cyclic_level(Comm& comm, HeldSlices& held, const 
     const std::uint64_t a = std::min(hi, lo + round * batch), b = std::min(hi, a + batch);
     std::vector<std::uint64_t> ranks(b - a);
     for (std::uint64_t r = a; r < b; ++r) ranks[r - a] = r;
-    std::vector<std::uint64_t> keys = tables::successor_keys<R>(index, m, k, std::span<const std::uint64_t>(ranks),
-                                                                [&](int s, std::uint64_t r) { return s < k && !held.holds(s, r); });
+    std::vector<std::uint64_t> keys;
+    if (comm.size() > 1)
+      keys = tables::successor_keys<R>(index, m, k, std::span<const std::uint64_t>(ranks),
+                                       [&](int s, std::uint64_t r) { return s < k && !held.holds(s, r); });
     const tables::RemoteRequests remote =
         fetch(comm, held, std::move(keys), [&](std::uint64_t key) { return owned_value(held, key); }, requested);
     slice.scan([&](int s) { return ExitValues{&held, &remote, s}; }, a, b);
