@@ -187,6 +187,9 @@ LevelFileWriter::LevelFileWriter(const std::filesystem::path& dir, const Ruleset
                                  std::uint64_t entries)
     : dir_(dir), file_(level_path(dir, seeds)), tmp_(file_.string() + ".tmp"), rules_(rules), pits_per_side_(pits_per_side),
       seeds_(seeds), entries_(entries), hash_(kFnvOffset) {
+  // A fresh file, not the inode of a .tmp that a process being stopped may
+  // still hold open.
+  ::unlink(tmp_.c_str());
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd_ < 0) refuse(tmp_, std::string("cannot create: ") + std::strerror(errno));
   // The header's size does not depend on the hash: write a placeholder now,
@@ -197,11 +200,10 @@ LevelFileWriter::LevelFileWriter(const std::filesystem::path& dir, const Ruleset
 }
 
 LevelFileWriter::~LevelFileWriter() {
-  if (fd_ >= 0) {  // not finished: leave nothing behind
-    ::close(fd_);
-    std::error_code ignored;
-    std::filesystem::remove(tmp_, ignored);
-  }
+  // Not finished: the .tmp stays (never taken for a level file; the next
+  // write of the level replaces it).  Removing it here could remove the file
+  // of a newer run, when this one is being stopped as that one starts.
+  if (fd_ >= 0) ::close(fd_);
 }
 
 void LevelFileWriter::write_all(const void* p, std::size_t n) {

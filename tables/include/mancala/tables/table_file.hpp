@@ -77,7 +77,8 @@ void write_level(const std::filesystem::path& dir, const Ruleset& rules, int pit
 // builder that never holds the whole level: append() them in rank order).
 // The header, whose payload hash is known only at the end, is written by
 // finish(), which also syncs and renames the file into place; a writer
-// destroyed before finish() removes its temporary file.  Throws InputError
+// destroyed before finish() leaves only its `.tmp` (as an interrupted
+// write_level() does), which the next write of the level replaces.  Throws InputError
 // on an I/O error, std::logic_error when the values do not add up to
 // `entries`.
 class LevelFileWriter {
