@@ -53,9 +53,12 @@ def load_edges():
         return [json.loads(line) for line in f if line.strip()]
 
 
-def fit_replicated(runs, game, threads=1):
-    """CPU per process = t * S / P + c * S: t the work of a position, c the
-    per-process cost of the replicated level (Phi order or gathered level)."""
+def fit_overhead(runs, game, threads=1):
+    """CPU per process = (t + c) * S / P: t the work of a position (1 rank),
+    c the extra work a position costs when the level is split (listing,
+    sorting and answering the successor keys of request rounds, looking
+    the answers up).  Nothing is replicated any more, so c is per position
+    of the process's own share."""
     rows = [r for r in runs if r["game"] == game and int(r["threads_per_rank"]) == threads]
     one = [r for r in rows if int(r["ranks"]) == 1][0]
     S = int(one["positions"])
@@ -64,7 +67,7 @@ def fit_replicated(runs, game, threads=1):
     for r in rows:
         P = int(r["ranks"])
         if P > 1:
-            cs.append((float(r["cpu_seconds_per_rank"]) - t * S / P) / S)
+            cs.append(float(r["cpu_seconds_per_rank"]) * P / S - t)
     bytes_per_pos = {int(r["ranks"]): int(r["bytes_sent_per_rank"]) / S for r in rows if int(r["ranks"]) > 1}
     return t, sum(cs) / len(cs), bytes_per_pos, S
 
@@ -141,13 +144,12 @@ def main():
     print("## Fitted inputs\n")
     fits = {}
     for game in ("kalah", "oware"):
-        t, c, bpp, S = fit_replicated(runs, game)
+        t, c, bpp, S = fit_overhead(runs, game)
         fits[game] = (t, c)
         print(f"- {game}: t = {t * 1e9:.0f} ns CPU a position (1 rank, 1 thread), "
-              f"replicated per-process cost c = {c * 1e9:.0f} ns a position, "
-              f"bytes sent by the busiest rank a position: "
-              + ", ".join(f"{v:.2f} at {P} ranks" for P, v in sorted(bpp.items()))
-              + f"; the current version's speed-up is bounded by t/c = {t / c:.1f}")
+              f"split overhead c = {c * 1e9:.0f} ns a position of a rank's share, "
+              f"bytes sent by the busiest rank a position of the tables: "
+              + ", ".join(f"{v:.2f} at {P} ranks" for P, v in sorted(bpp.items())))
     print()
     oware_rounds = fit_rounds()
     for game, K in (("oware", 48), ("kalah", 40)):
@@ -168,31 +170,28 @@ def main():
             print(f"| {n} | {p['memory_gb']:.0f}{note} | {p['comm_tb']:.2f} | {p['comm_total_tb']:.1f} | {p['compute_s']:.0f} | "
                   f"{p['net_s']:.0f} | {p['latency_s']:.0f} | {p['disk_s']:.0f} | {p['seconds'] / 3600:.2f} |")
         print()
-    print("## This version (every level on every process), one process a node\n")
-    print("| tables | positions | memory/process GB | nodes | compute s | replicated s | network s | wall s | speed-up over 1 node |")
+    print("## This version (a slice of every level a process), one process a node\n")
+    print("| tables | positions | nodes | memory/process GB | compute s | split overhead s | network s | wall s | speed-up over 1 node |")
     print("|---|---|---|---|---|---|---|---|---|")
     for game, K in (("kalah", 30), ("oware", 30), ("kalah", 40), ("oware", 48)):
         t, c = fits[game]
         S, NK = total_size(K), level_size(K)
-        mem = S + (4 * NK if game == "kalah" else NK + 6 * NK)
-        if NK >= 2 ** 32 or mem > NODE["memory_gb"] * 1e9:
-            print(f"| {game} 0..{K} | {S:.2e} | {mem / 1e9:.0f} | - | cannot: " +
-                  ("level above 2^32 positions, " if NK >= 2 ** 32 else "") + "memory | | | | |")
+        moves, exits, in_level, _ = per_position(edges, game)
+        if NK >= 2 ** 32:
+            print(f"| {game} 0..{K} | {S:.2e} | - | - | cannot: level above 2^32 positions | | | | |")
             continue
         base = None
         for n in (1, 16, 64, 256):
+            mem = S / n + NK / n * ((1 + 4 + 2) if game == "kalah" else (4 + 2))
             compute = S * t / (n * NODE["cores"])
-            replicated = S * c / NODE["cores"] if n > 1 else 0.0     # Phi order / gathered level, threaded
-            if game == "kalah":
-                received = S * (n - 1) / n                         # every bucket all-gathered
-            else:
-                u = 3.2                                            # in-level predecessors a position (level_edges, 18 seeds)
-                received = S * (n - 1) / n * (1 + 8 * u / n)
-            net = received / (NODE["net_gbytes_per_s"] * 1e9)
-            wall = compute + replicated + net
+            overhead = S * c / (n * NODE["cores"]) if n > 1 else 0.0
+            p = predict(game, K, n, t, moves, exits, in_level, oware_rounds)
+            net = p["net_s"] if n > 1 else 0.0
+            wall = compute + overhead + net
             base = base or wall
             if n > 1:
-                print(f"| {game} 0..{K} | {S:.2e} | {mem / 1e9:.0f} | {n} | {compute:.0f} | {replicated:.0f} | {net:.0f} | "
+                fits_note = "" if mem <= NODE["memory_gb"] * 1e9 else " (does not fit)"
+                print(f"| {game} 0..{K} | {S:.2e} | {n} | {mem / 1e9:.1f}{fits_note} | {compute:.0f} | {overhead:.0f} | {net:.0f} | "
                       f"{wall:.0f} | {base / wall:.1f} |")
     print()
 
