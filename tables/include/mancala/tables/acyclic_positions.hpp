@@ -30,38 +30,15 @@ inline constexpr std::int8_t kUnknownValue = -128;
 // the values of a lower level; level points at level k's values, where every
 // in-level successor of the positions asked for must be known (a successor
 // still kUnknownValue is a logic error, thrown).
+template <class R, class Rank, class Value>
+void solve_acyclic_positions_with(const BoardIndex& index, int m, int k, const Value& value, std::span<const Rank> ranks,
+                                  std::int8_t* out);
+
 template <class R, class Lower>
 void solve_acyclic_positions(const BoardIndex& index, int m, int k, const Lower& lower, const std::int8_t* level,
                              std::span<const std::uint32_t> ranks, std::int8_t* out) {
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ranks.size(), 256), [&](const tbb::blocked_range<std::size_t>& r) {
-    Position p;
-    p.pits_per_side = std::uint8_t(m);
-    for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      index.unrank(ranks[i], k, p.pits.data());
-      int best;
-      if (R::is_terminal(p)) {
-        best = p.mover_row_sum() - p.opponent_row_sum();
-      } else {
-        best = -1000;
-        for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
-          Position c = p;
-          const MoveResult res = R::play(c, std::countr_zero(rest));
-          const int delta = res.extra_turn ? c.store_difference() : -c.store_difference();
-          int v = 0;
-          if (!res.game_over) {
-            const int cs = c.board_seeds();
-            const std::uint64_t cr = index.rank(c.pits.data(), cs);
-            v = cs < k ? lower(cs)[cr] : level[cr];
-            if (cs == k && v == kUnknownValue)
-              throw std::logic_error("acyclic level " + std::to_string(k) + ": successor " + std::to_string(cr) + " of " +
-                                     std::to_string(ranks[i]) + " is not known yet");
-          }
-          best = std::max(best, res.extra_turn ? delta + v : delta - v);
-        }
-      }
-      out[i] = std::int8_t(best);
-    }
-  });
+  solve_acyclic_positions_with<R>(
+      index, m, k, [&](int seeds, std::uint64_t rank) -> int { return seeds < k ? lower(seeds)[rank] : level[rank]; }, ranks, out);
 }
 
 // The keys (remote_values.hpp: level << 57 | rank) of the successors of the
