@@ -19,6 +19,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -65,7 +66,9 @@ class CyclicSlice {
     cyclic_detail::scan_exits<R>(index_, m_, k_, lower, from, to, cells_.data() + (from - lo_), nullptr);
   }
 
-  // Positions of the slice decided outright at threshold t (global ranks).
+  // Positions of the slice decided outright at threshold t (global ranks),
+  // sorted: the threads find them in any order, and a frontier in a fixed
+  // order keeps runs reproducible.
   std::vector<std::uint64_t> seed(int t) {
     tbb::enumerable_thread_specific<std::vector<std::uint64_t>> found;
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(lo_, hi_), [&](const tbb::blocked_range<std::uint64_t>& r) {
@@ -73,7 +76,9 @@ class CyclicSlice {
       for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank)
         if (cyclic_detail::seed_cell(cells_[rank - lo_], t)) out.push_back(rank);
     });
-    return gather(found);
+    std::vector<std::uint64_t> all = gather(found);
+    std::sort(all.begin(), all.end());
+    return all;
   }
 
   // The updates that the decided positions `frontier` (of this slice) send
