@@ -72,38 +72,6 @@ void Comm::broadcast(std::string& text, int root) {
   text.assign(bytes.begin(), bytes.end());
 }
 
-std::vector<std::int8_t> Comm::all_gather(std::span<const std::int8_t> mine) {
-  Timed timed(seconds_);
-  std::vector<std::uint64_t> sizes(static_cast<std::size_t>(size_), 0);
-  std::uint64_t n = mine.size();
-  check(MPI_Allgather(&n, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Allgather");
-  std::vector<std::uint64_t> starts(static_cast<std::size_t>(size_) + 1, 0);
-  for (int r = 0; r < size_; ++r) starts[std::size_t(r) + 1] = starts[std::size_t(r)] + sizes[std::size_t(r)];
-  std::vector<std::int8_t> all(starts.back());
-  const std::uint64_t longest = *std::max_element(sizes.begin(), sizes.end());
-  // In rounds: each rank sends the next piece of at most kPiece / P bytes.
-  const std::uint64_t piece = std::max<std::uint64_t>(1, kPiece / std::uint64_t(size_));
-  std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_));
-  std::vector<std::int8_t> buffer;
-  for (std::uint64_t at = 0; at < longest; at += piece) {
-    int total = 0;
-    for (int r = 0; r < size_; ++r) {
-      const std::uint64_t s = sizes[std::size_t(r)];
-      counts[std::size_t(r)] = int(at < s ? std::min(piece, s - at) : 0);
-      displs[std::size_t(r)] = total;
-      total += counts[std::size_t(r)];
-    }
-    buffer.resize(std::size_t(total));
-    check(MPI_Allgatherv(mine.data() + std::min<std::uint64_t>(at, n), counts[std::size_t(rank_)], MPI_INT8_T, buffer.data(),
-                         counts.data(), displs.data(), MPI_INT8_T, MPI_COMM_WORLD),
-          "MPI_Allgatherv");
-    for (int r = 0; r < size_; ++r)
-      std::copy_n(buffer.data() + displs[std::size_t(r)], counts[std::size_t(r)], all.data() + starts[std::size_t(r)] + at);
-  }
-  bytes_sent_ += n * std::uint64_t(size_ - 1);
-  return all;
-}
-
 template <class T>
 std::vector<T> Comm::all_to_all_of(const std::vector<std::span<const T>>& out, std::vector<std::uint64_t>* from) {
   Timed timed(seconds_);

@@ -40,8 +40,6 @@ class Comm {
   // Root's buffer to everyone; other ranks' buffers are resized first.
   void broadcast(std::vector<std::int8_t>& bytes, int root = 0);
   void broadcast(std::string& text, int root = 0);
-  // Everyone's piece, concatenated in rank order, to everyone.
-  std::vector<std::int8_t> all_gather(std::span<const std::int8_t> mine);
   // Personalised exchange: out[r] goes to rank r; returns what every rank
   // sent here, concatenated in rank order.
   // If `from` is given, from[r] is set to the number of items from rank r.

@@ -11,7 +11,6 @@
 #include "mancala/rules.hpp"
 #include "mancala/tables/acyclic_positions.hpp"
 #include "mancala/tables/cyclic_slice.hpp"
-#include "mancala/tables/level_values.hpp"
 #include "mancala/tables/phi_buckets.hpp"
 #include "mancala/tables/remote_values.hpp"
 #include "mancala/tables/table_file.hpp"
