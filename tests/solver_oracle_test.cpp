@@ -92,11 +92,15 @@ TEST_P(SolverVsOracle, ValuesDoNotDependOnThreadsOrTableSize) {
   const Config& c = GetParam();
   solver::Solver one(c.rules, {.threads = 1, .tt_megabytes = 1});
   solver::Solver two(c.rules, {.threads = 2, .tt_megabytes = 8});
+  // Busy marks on every node: the two threads put off each other's children
+  // all the time, on boards this small too.
+  solver::Solver two_marked(c.rules, {.threads = 2, .tt_megabytes = 8, .parallel_marks_above_tables = -64});
   const auto all = oracle::reachable_values(c.oracle_rules, oracle::parse(c.starts.back()));
   for (const auto& [board, value] : spread(all, 60)) {
     const Position p = parse_position(oracle::format(board));
     EXPECT_EQ(one.solve(p).value, value) << oracle::format(board);
     EXPECT_EQ(two.solve(p).value, value) << oracle::format(board);
+    EXPECT_EQ(two_marked.solve(p).value, value) << oracle::format(board);
   }
 }
 
@@ -147,6 +151,20 @@ TEST_P(SolverVsOracle, LevelTablesMatchTheOracle) {
 // Oware levels hold cycles and are solved by threshold retrograde analysis;
 // here every board of every level (not only the reachable ones) is compared
 // with the oracle, under each grand-slam rule.
+// One thread searches the same tree every time: the node count is a
+// signature of the search (what `mancala bench` relies on).
+TEST(SolverDeterminism, OneThreadSearchesTheSameNodesEveryTime) {
+  const Position start = parse_position("3,3,3,3/3,3,3,3 0-0 s");
+  std::uint64_t first = 0;
+  for (int run = 0; run < 3; ++run) {
+    solver::Solver solver(Ruleset{}, {.threads = 1, .tt_megabytes = 4, .level_table_seeds = 0});
+    const solver::SolveResult r = solver.solve(start);
+    if (run == 0) first = r.nodes;
+    EXPECT_EQ(r.nodes, first);
+    EXPECT_GT(r.nodes, 1000u);
+  }
+}
+
 TEST(OwareLevels, EveryBoardOfEveryLevelHasTheBruteForceValue) {
   const std::vector<std::pair<Ruleset, oracle::Rules>> variants = {
       {{.game = Game::Oware}, {"oware"}},

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,24 +19,53 @@
 
 namespace mancala::solver::detail {
 
-// Raised to abandon a subtree: a sibling already proved a cut-off, or an
-// ancestor was abandoned.  Checked through the chain of split points.
+// Raised to abandon a search: another thread finished the same test first.
 struct StopFlag {
   std::atomic<bool> raised{false};
-  const StopFlag* parent = nullptr;
-  bool any() const {
-    for (const StopFlag* s = this; s; s = s->parent)
-      if (s->raised.load(std::memory_order_relaxed)) return true;
-    return false;
+  bool any() const { return raised.load(std::memory_order_relaxed); }
+};
+
+// Nodes that some thread is searching right now (ABDADA's "busy" mark).  It
+// only steers the threads apart, it never decides a value: a lost or
+// mistaken mark costs time, not correctness, so a small lossy table of
+// atomics serves.
+class BusyNodes {
+ public:
+  explicit BusyNodes(bool used) : slots_(used ? kSlots : 0) {}
+  void enter(std::uint64_t key) { slot(key).store(key + 1, std::memory_order_relaxed); }
+  void leave(std::uint64_t key) {
+    std::uint64_t mine = key + 1;
+    slot(key).compare_exchange_strong(mine, 0, std::memory_order_relaxed);
   }
+  bool busy(std::uint64_t key) const { return slot(key).load(std::memory_order_relaxed) == key + 1; }
+  // Marks left by searches that were abandoned.
+  void clear() {
+    for (auto& s : slots_) s.store(0, std::memory_order_relaxed);
+  }
+
+ private:
+  static constexpr std::size_t kSlots = std::size_t(1) << 16;
+  std::atomic<std::uint64_t>& slot(std::uint64_t key) const {
+    return slots_[std::size_t((key * 0x9E3779B97F4A7C15ull) >> 48)];
+  }
+  mutable std::vector<std::atomic<std::uint64_t>> slots_;
 };
 
 struct SharedState {
+  SharedState(TranspositionTable& table, const tables::BoardIndex& board_index, int thread_count, int marks_above)
+      : tt(table), index(board_index), threads(thread_count), marks_above_tables(marks_above), busy(thread_count > 1) {}
+  void use_tables(const EndgameTables* t) {
+    tables = t;
+    table_seeds = t ? t->max_seeds() : -1;
+  }
+
   TranspositionTable& tt;
   const tables::BoardIndex& index;
-  const EndgameTables* tables;
+  const EndgameTables* tables = nullptr;
+  int table_seeds = -1;  // boards with up to this many seeds are in `tables`
   int threads;
-  int split_ply;
+  int marks_above_tables;  // SolveOptions::parallel_marks_above_tables
+  BusyNodes busy;
   std::atomic<std::uint64_t> nodes{0};
 };
 
@@ -51,8 +81,7 @@ class Worker {
   // Oware is the only ruleset whose in-level moves can come back to a position.
   static constexpr bool kCycles = R::game == Game::Oware;
 
-  Worker(SharedState& shared, const StopFlag* stop, std::vector<PathEntry> path = {})
-      : s_(shared), stop_(stop), path_(std::move(path)) {}
+  Worker(SharedState& shared, const StopFlag* stop) : s_(shared), stop_(stop) {}
   ~Worker() { flush(); }
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -74,6 +103,10 @@ class Worker {
       throw InputError("a line of play longer than " + std::to_string(kMaxPly) +
                        " plies without a repetition: this board is out of the search's reach without deeper endgame tables (mancala build, then --tables)");
     const int seeds = p.board_seeds();
+    if (seeds <= s_.table_seeds) {
+      int v;
+      if (s_.tables->probe(p, v)) return v;
+    }
     const std::uint64_t key = s_.index.key(p.pits.data(), seeds);
     if constexpr (kCycles) {
       for (const PathEntry& e : path_)
@@ -81,10 +114,6 @@ class Worker {
           tainted = true;
           return 0;
         }
-    }
-    if (s_.tables && seeds <= s_.tables->max_seeds()) {
-      int v;
-      if (s_.tables->probe(p, v)) return v;
     }
 
     Bounds b{-seeds, seeds, -1};
@@ -114,30 +143,47 @@ class Worker {
       }
     }
 
+    // ABDADA: every thread searches the whole tree, and a child that
+    // another thread is searching is put off until this node's other
+    // children are done; by then its bounds are usually in the table, and
+    // if not, this thread joins the search of it.  So the threads spread
+    // over the siblings (at a node that must refute every move, all of them
+    // are needed anyway) without ever waiting for each other.
+    const bool marks = s_.threads > 1 && seeds > s_.table_seeds + s_.marks_above_tables;
+    if (marks) s_.busy.enter(key);
     if constexpr (kCycles) path_.push_back({key, p.to_move});
     const std::uint64_t nodes_before = local_nodes_;
     bool my_taint = false;
     int best = -kInfinity;
     int best_move = -1;
     int alpha_now = lo_window;
-    int i = 0;
-    for (; i < n; ++i) {
-      // Split the rest once serial_children() children have been searched for real.
-      if (i == known + serial_children() && s_.threads > 1 && ply < s_.split_ply && n - i >= 2) break;
-      const int v = value_of(kids[i], alpha_now, hi_window, ply, my_taint);
-      if (aborted_) return 0;
+    int put_off[kMaxPitsPerSide];
+    int n_put_off = 0;
+    auto consider = [&](const Child& c) {  // true on a cut-off
+      const int v = value_of(c, alpha_now, hi_window, ply, my_taint);
       if (v > best) {
         best = v;
-        best_move = kids[i].pit;
+        best_move = c.pit;
       }
       alpha_now = std::max(alpha_now, v);
-      if (alpha_now >= hi_window) break;
+      return alpha_now >= hi_window;
+    };
+    bool cut = false;
+    for (int i = 0; i < n && !cut; ++i) {
+      const Child& c = kids[i];
+      if (marks && !c.exact && c.seeds > s_.table_seeds + s_.marks_above_tables && s_.busy.busy(c.key)) {
+        put_off[n_put_off++] = i;
+        continue;
+      }
+      cut = consider(c);
+      if (aborted_) return 0;
     }
-    if (i < n && alpha_now < hi_window) {
-      split(kids + i, n - i, alpha_now, hi_window, ply, best, best_move, my_taint);
+    for (int j = 0; j < n_put_off && !cut; ++j) {
+      cut = consider(kids[put_off[j]]);
       if (aborted_) return 0;
     }
     if constexpr (kCycles) path_.pop_back();
+    if (marks) s_.busy.leave(key);
 
     if (my_taint) {
       tainted = true;
@@ -172,21 +218,10 @@ class Worker {
     int exact_value;    // the move's value, when `exact`
     bool exact;         // game over, or the child is in the endgame tables
     int seeds;          // on the board, when the game goes on
-    std::uint64_t key;  // of the board, when the game goes on
+    std::uint64_t key;  // of the board, when the game goes on and it is not exact
     bool extra;
     bool game_over;
   };
-
-  // Children searched one by one before the rest are split among threads.
-  // A sibling that runs while another proves a cut-off is wasted work.  With
-  // endgame tables the subtrees are small and the eldest child often fails
-  // to cut where the second succeeds: Kalah(6,4) (empty capture, 16-seed
-  // tables) on 2 threads took 16.4 s and 74.8 M nodes splitting after one
-  // child, 12.0 s and 42.0 M nodes after two (1 thread: 16.7 s, 40.8 M).
-  // Without tables (or with only the few lowest levels) splitting after
-  // one child scales better (Kalah(5,4): 1.93x against 1.52x; Kalah(6,3):
-  // 1.48x against 1.08x).
-  int serial_children() const { return s_.tables && s_.tables->max_seeds() >= 12 ? 2 : 1; }
 
   int expand(const Position& p, int table_move, Child* kids) const {
     int n = 0;
@@ -203,10 +238,12 @@ class Worker {
       table_value[n] = nullptr;
       if (!c.game_over) {
         c.seeds = c.pos.board_seeds();
-        c.key = s_.index.key(c.pos.pits.data(), c.seeds);
-        if (s_.tables && c.seeds <= s_.tables->max_seeds()) {
+        if (c.seeds <= s_.table_seeds) {
           table_value[n] = s_.tables->locate(c.pos);
           __builtin_prefetch(table_value[n]);
+        } else {
+          c.key = s_.index.key(c.pos.pits.data(), c.seeds);
+          s_.tt.prefetch(c.key);
         }
       }
     }
@@ -220,12 +257,16 @@ class Worker {
       int tv = kNoTableValue;
       if (table_value[i]) {
         tv = *table_value[i];
-      } else if (int v; !c.game_over && s_.tables && c.seeds <= s_.tables->max_seeds() && s_.tables->probe(c.pos, v)) {
+      } else if (int v; !c.game_over && c.seeds <= s_.table_seeds && s_.tables->probe(c.pos, v)) {
         tv = v;
       }
       if (tv != kNoTableValue) {
         c.exact = true;
         c.exact_value = c.extra ? c.delta + tv : c.delta - tv;
+      } else if (!c.game_over && c.seeds <= s_.table_seeds) {
+        // Covered by the tables' seed count but not by the tables (another
+        // board width): searched, so it needs its key.
+        c.key = s_.index.key(c.pos.pits.data(), c.seeds);
       }
       // Children of known value first, best first: they cost nothing and
       // may settle the node before any search.
@@ -242,44 +283,6 @@ class Worker {
     return c.delta - search(c.pos, c.delta - beta, c.delta - alpha, ply + 1, tainted);
   }
 
-  // Young-brothers-wait: the eldest child has been searched; the others run
-  // in parallel, each in its own worker, and a cut-off stops the rest.
-  void split(const Child* kids, int n, int alpha, int beta, int ply, int& best, int& best_move, bool& tainted) {
-    StopFlag local;
-    local.parent = stop_;
-    std::vector<int> values(std::size_t(n), -kInfinity);
-    std::vector<char> done(std::size_t(n), 0), taint(std::size_t(n), 0);
-    tbb::task_group group;
-    for (int i = 0; i < n; ++i) {
-      group.run([&, i] {
-        if (local.any()) return;
-        Worker w(s_, &local, path_);
-        bool t = false;
-        const int v = w.value_of(kids[i], alpha, beta, ply, t);
-        if (w.aborted()) return;
-        values[std::size_t(i)] = v;
-        taint[std::size_t(i)] = t;
-        done[std::size_t(i)] = 1;
-        if (v >= beta) local.raised.store(true, std::memory_order_relaxed);
-      });
-    }
-    group.wait();
-    if (stop_ && stop_->any()) {
-      aborted_ = true;
-      return;
-    }
-    // Children abandoned because of a sibling's cut-off need no value: the
-    // cut-off already settles this node as a lower bound.
-    for (int i = 0; i < n; ++i) {
-      if (!done[std::size_t(i)]) continue;
-      tainted = tainted || taint[std::size_t(i)];
-      if (values[std::size_t(i)] > best) {
-        best = values[std::size_t(i)];
-        best_move = kids[i].pit;
-      }
-    }
-  }
-
   void flush() {
     s_.nodes.fetch_add(local_nodes_ - flushed_, std::memory_order_relaxed);
     flushed_ = local_nodes_;
@@ -292,5 +295,41 @@ class Worker {
   std::uint64_t flushed_ = 0;
   bool aborted_ = false;
 };
+
+// One null-window (or any-window) search of the root by every thread at
+// once (ABDADA), sharing the transposition table; the first thread to finish
+// has the exact answer and stops the others.  Aborted searches store
+// nothing, so the value never depends on the number of threads.
+template <class R>
+int search_root(SharedState& shared, const Position& p, int alpha, int beta) {
+  if (shared.threads == 1) {
+    Worker<R> w(shared, nullptr);
+    bool tainted = false;
+    return w.search(p, alpha, beta, 0, tainted);
+  }
+  StopFlag stop;
+  std::atomic<bool> have{false};
+  int value = 0;
+  std::exception_ptr failure;
+  tbb::task_group group;
+  for (int t = 0; t < shared.threads; ++t) {
+    group.run([&] {
+      if (stop.any()) return;
+      try {
+        Worker<R> w(shared, &stop);
+        bool tainted = false;
+        const int v = w.search(p, alpha, beta, 0, tainted);
+        if (!w.aborted() && !have.exchange(true)) value = v;
+      } catch (...) {
+        if (!have.exchange(true)) failure = std::current_exception();
+      }
+      stop.raised.store(true, std::memory_order_relaxed);
+    });
+  }
+  group.wait();
+  shared.busy.clear();
+  if (failure) std::rethrow_exception(failure);
+  return value;
+}
 
 }  // namespace mancala::solver::detail

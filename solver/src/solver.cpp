@@ -112,9 +112,7 @@ struct Solver::Impl {
       upper = diff + hi;
       testing = diff + gamma;
       ++tests;
-      detail::Worker<R> root(shared, nullptr);
-      bool tainted = false;
-      const int v = root.search(p, gamma - 1, gamma, 0, tainted);
+      const int v = detail::search_root<R>(shared, p, gamma - 1, gamma);
       if (v >= gamma)
         lo = std::max(lo, parity ? v + ((v - seeds) & 1) : v);
       else
@@ -156,14 +154,12 @@ struct Solver::Impl {
         if (r.game_over) {
           ok = delta == value;
         } else {
-          detail::Worker<R> w(shared, nullptr);
-          bool tainted = false;
           // A null-window test around `need` (values are exact maxima, so
           // >= / <= suffices in the right direction).
           if (r.extra_turn)
-            ok = w.search(c, need - 1, need, 0, tainted) >= need;
+            ok = detail::search_root<R>(shared, c, need - 1, need) >= need;
           else
-            ok = w.search(c, need, need + 1, 0, tainted) <= need;
+            ok = detail::search_root<R>(shared, c, need, need + 1) <= need;
         }
         if (ok) {
           pv.push_back(pit + 1);
@@ -180,7 +176,8 @@ struct Solver::Impl {
   template <class R>
   SolveResult solve(const Position& p) {
     const auto t0 = std::chrono::steady_clock::now();
-    SharedState shared{tt, index_for(p), options.tables, options.threads, 8};
+    SharedState shared(tt, index_for(p), options.threads, options.parallel_marks_above_tables);
+    shared.use_tables(options.tables);
     live_nodes = &shared.nodes;
     tests = 0;
     table_top = -1;
@@ -217,7 +214,7 @@ struct Solver::Impl {
           }
           table_top = level_top;
           probe.emplace(*std::static_pointer_cast<tables::LevelValues<R>>(level_values));
-          shared.tables = &*probe;
+          shared.use_tables(&*probe);
         }
       }
       result.board_value = board_value<R>(p, shared);

@@ -12,9 +12,11 @@
 // half; in Kalah, BrainKing and Congkak b has the parity of the seeds on the
 // board, which halves the tests).  Shared transposition table with lossless
 // keys, enhanced transposition cut-offs, move ordering (table move, extra
-// turns, biggest gain), and a parallel split of sibling moves on TBB near the
-// root.  Values never depend on the number of threads: every search is exact
-// and an aborted search stores nothing.
+// turns, biggest gain), and ABDADA on TBB: every thread searches the root,
+// putting off children that another thread is searching.  The first thread
+// to finish a test has its exact answer and stops the others.  Values never
+// depend on the number of threads: every search is exact, the busy marks
+// only change the order of work, and an aborted search stores nothing.
 //
 // Oware's cycles (graph-history interaction).  Endless play splits the
 // remaining seeds evenly, so a position that repeats one on the current line
@@ -66,6 +68,16 @@ struct SolveOptions {
   // in the cycles; the other rulesets: up to 2^25 boards, for roots with
   // enough seeds above them to pay for the build).
   int level_table_seeds = -1;
+  // With several threads, nodes with more than this many seeds above the
+  // endgame tables (or above 0 seeds without tables) carry ABDADA's busy
+  // mark.  Putting off a busy child breaks the move order, which costs more
+  // than it spreads the threads in small subtrees.  Measured on 2 threads
+  // (Kalah(6,4) empty capture with 16-seed tables; BrainKing(5,4) and
+  // Kalah(5,4) without): marks from 3 seeds above the tables searched 37-44 M
+  // nodes on Kalah(6,4), against 31.2 M on one thread; from 20 above, 31-34 M;
+  // from 30 above, the threads meet below the marked region and search the
+  // same subtree (up to 56 M).  Tests lower it to put off children everywhere.
+  int parallel_marks_above_tables = 19;
 };
 
 struct SolveResult {
