@@ -160,7 +160,15 @@ class Worker {
     int put_off[kMaxPitsPerSide];
     int n_put_off = 0;
     auto consider = [&](const Child& c) {  // true on a cut-off
-      const int v = value_of(c, alpha_now, hi_window, ply, my_taint);
+      // The seeds left bound the child's value to [-seeds, seeds]: a child
+      // that cannot change the outcome either way costs no node.
+      int v;
+      if (!c.exact && c.delta + c.seeds <= alpha_now)
+        v = c.delta + c.seeds;
+      else if (!c.exact && c.delta - c.seeds >= hi_window)
+        v = c.delta - c.seeds;
+      else
+        v = value_of(c, alpha_now, hi_window, ply, my_taint);
       if (v > best) {
         best = v;
         best_move = c.pit;
