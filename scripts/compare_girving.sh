@@ -4,14 +4,18 @@
 # one machine: its single-threaded endgame-table generator and solver against
 # `mancala build` + `mancala solve` with 1 and with 2 threads, with tables of
 # TABLE_SEEDS and of each of OUR_TABLE_SEEDS (default: TABLE_SEEDS).  Both
-# transposition tables are 256 MiB (girving's -t 24).
+# transposition tables are 256 MiB by default (girving's -t 24).
 #   scripts/compare_girving.sh GIRVING_DIR SEEDS TABLE_SEEDS [OUR_TABLE_SEEDS] [TMPDIR]
-# GIRVING_DIR holds its `generator` and `kalah-s`, compiled for 6 pits by the
-# user outside this repository (nothing here builds or ships it).  Appends
-# rows to results/girving_comparison.csv.
+# Environment: PITS (default 6; girving's PITS is a compile-time constant,
+# so GIRVING_DIR must be compiled for it), GIRVING_TT (its -t, default 24),
+# TT_MB (ours, default 256), THREADS (ours, default "1 2").
+# GIRVING_DIR holds its `generator` and `kalah-s`, compiled by the user
+# outside this repository (nothing here builds or ships it).  Appends rows
+# to results/girving_comparison.csv.
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: scripts/compare_girving.sh GIRVING_DIR SEEDS TABLE_SEEDS [OUR_TABLE_SEEDS] [TMPDIR]" >&2; exit 2; }
 g=$(cd "$1" && pwd) n=$2 k=$3
+pits=${PITS:-6} girving_tt=${GIRVING_TT:-24} tt_mb=${TT_MB:-256} thread_counts=${THREADS:-1 2}
 ours=${4:-$k}
 tmp=${5:-$(mktemp -d)}
 mkdir -p "$tmp"
@@ -30,23 +34,23 @@ secs() { python3 -c "print(round($2 - $1, 2))"; }
 # to k seeds, quit); kalah-s prints the value as "r <value>".
 rm -f "$tmp/eg.dat"
 t0=$(now); (cd "$tmp" && printf '4\nc %s\nq\n' "$k" | "$g/generator" eg.dat >/dev/null); t1=$(now)
-"$g/kalah-s" -t 24 -e "$k" -E "$tmp/eg.dat" s "$n" > "$tmp/girving.txt"; t2=$(now)
+"$g/kalah-s" -t "$girving_tt" -e "$k" -E "$tmp/eg.dat" s "$n" > "$tmp/girving.txt"; t2=$(now)
 value=$(sed -n 's/.*, r \(-\{0,1\}[0-9]*\),.*/\1/p' "$tmp/girving.txt" | tail -1)
 nodes=$(awk '/Nodes searched/ {print $3}' "$tmp/girving.txt")
-echo "girving/kalah@$peer_commit,6,$n,$k,1,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,printf '4\\nc $k\\nq\\n' | generator eg.dat; kalah-s -t 24 -e $k -E eg.dat s $n,$commit" >> "$out"
+echo "girving/kalah@$peer_commit,$pits,$n,$k,1,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,printf '4\\nc $k\\nq\\n' | generator eg.dat; kalah-s -t $girving_tt -e $k -E eg.dat s $n,$commit" >> "$out"
 rm -f "$tmp/eg.dat"
 
 for ok in $ours; do
-  for threads in 1 2; do
+  for threads in $thread_counts; do
     rm -rf "$tmp/t"
     t0=$(now)
-    "$mancala" build --game kalah --empty-capture --pits 6 --max-seeds "$ok" --out "$tmp/t" --threads "$threads" --quiet >/dev/null
+    "$mancala" build --game kalah --empty-capture --pits "$pits" --max-seeds "$ok" --out "$tmp/t" --threads "$threads" --quiet >/dev/null
     t1=$(now)
-    "$mancala" solve --game kalah --empty-capture --pits 6 --seeds "$n" --tables "$tmp/t" --threads "$threads" --tt-mb 256 --quiet --json > "$tmp/ours.json"
+    "$mancala" solve --game kalah --empty-capture --pits "$pits" --seeds "$n" --tables "$tmp/t" --threads "$threads" --tt-mb "$tt_mb" --quiet --json > "$tmp/ours.json"
     t2=$(now)
     read -r value nodes < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["value"], d["nodes"])' "$tmp/ours.json")
-    echo "mancala,6,$n,$ok,$threads,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,mancala build --game kalah --empty-capture --pits 6 --max-seeds $ok --out T --threads $threads; mancala solve --game kalah --empty-capture --pits 6 --seeds $n --tables T --threads $threads --tt-mb 256 --json,$commit" >> "$out"
+    echo "mancala,$pits,$n,$ok,$threads,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,mancala build --game kalah --empty-capture --pits $pits --max-seeds $ok --out T --threads $threads; mancala solve --game kalah --empty-capture --pits $pits --seeds $n --tables T --threads $threads --tt-mb $tt_mb --json,$commit" >> "$out"
   done
 done
 rm -rf "$tmp/t"
-tail -n $((1 + 2 * $(echo $ours | wc -w))) "$out" | column -s, -t | cut -c1-120
+tail -n $((1 + $(echo $thread_counts | wc -w) * $(echo $ours | wc -w))) "$out" | column -s, -t | cut -c1-120

@@ -51,6 +51,23 @@ class BusyNodes {
   mutable std::vector<std::atomic<std::uint64_t>> slots_;
 };
 
+// Marks a node busy for as long as it is being searched.
+class BusyMark {
+ public:
+  BusyMark(BusyNodes* busy, std::uint64_t key) : busy_(busy), key_(key) {
+    if (busy_) busy_->enter(key_);
+  }
+  ~BusyMark() {
+    if (busy_) busy_->leave(key_);
+  }
+  BusyMark(const BusyMark&) = delete;
+  BusyMark& operator=(const BusyMark&) = delete;
+
+ private:
+  BusyNodes* busy_;
+  std::uint64_t key_;
+};
+
 struct SharedState {
   SharedState(TranspositionTable& table, const tables::BoardIndex& board_index, int thread_count, int marks_above)
       : tt(table), index(board_index), threads(thread_count), marks_above_tables(marks_above), busy(thread_count > 1) {}
@@ -116,6 +133,10 @@ class Worker {
         }
     }
 
+    // Marked before anything else, so that a thread arriving a moment later
+    // already sees it.
+    const bool marks = s_.threads > 1 && seeds > s_.table_seeds + s_.marks_above_tables;
+    const BusyMark mark(marks ? &s_.busy : nullptr, key);
     Bounds b{-seeds, seeds, -1};
     s_.tt.probe(key, b);
     if (b.lower >= beta) return b.lower;
@@ -149,8 +170,6 @@ class Worker {
     // if not, this thread joins the search of it.  So the threads spread
     // over the siblings (at a node that must refute every move, all of them
     // are needed anyway) without ever waiting for each other.
-    const bool marks = s_.threads > 1 && seeds > s_.table_seeds + s_.marks_above_tables;
-    if (marks) s_.busy.enter(key);
     if constexpr (kCycles) path_.push_back({key, p.to_move});
     const std::uint64_t nodes_before = local_nodes_;
     bool my_taint = false;
@@ -191,7 +210,6 @@ class Worker {
       if (aborted_) return 0;
     }
     if constexpr (kCycles) path_.pop_back();
-    if (marks) s_.busy.leave(key);
 
     if (my_taint) {
       tainted = true;
