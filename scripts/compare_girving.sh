@@ -8,7 +8,8 @@
 #   scripts/compare_girving.sh GIRVING_DIR SEEDS TABLE_SEEDS [OUR_TABLE_SEEDS] [TMPDIR]
 # Environment: PITS (default 6; girving's PITS is a compile-time constant,
 # so GIRVING_DIR must be compiled for it), GIRVING_TT (its -t, default 24),
-# TT_MB (ours, default 256), THREADS (ours, default "1 2").
+# TT_MB (ours, default 256), THREADS (ours, default "1 2"), SKIP_PEER (set:
+# only our rows, to add a setting to a run whose peer row is recorded).
 # GIRVING_DIR holds its `generator` and `kalah-s`, compiled by the user
 # outside this repository (nothing here builds or ships it).  Appends rows
 # to results/girving_comparison.csv.
@@ -32,13 +33,15 @@ secs() { python3 -c "print(round($2 - $1, 2))"; }
 
 # girving/kalah: generator reads its commands on stdin (4-bit entries, fill
 # to k seeds, quit); kalah-s prints the value as "r <value>".
-rm -f "$tmp/eg.dat"
-t0=$(now); (cd "$tmp" && printf '4\nc %s\nq\n' "$k" | "$g/generator" eg.dat >/dev/null); t1=$(now)
-"$g/kalah-s" -t "$girving_tt" -e "$k" -E "$tmp/eg.dat" s "$n" > "$tmp/girving.txt"; t2=$(now)
-value=$(sed -n 's/.*, r \(-\{0,1\}[0-9]*\),.*/\1/p' "$tmp/girving.txt" | tail -1)
-nodes=$(awk '/Nodes searched/ {print $3}' "$tmp/girving.txt")
-echo "girving/kalah@$peer_commit,$pits,$n,$k,1,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,printf '4\\nc $k\\nq\\n' | generator eg.dat; kalah-s -t $girving_tt -e $k -E eg.dat s $n,$commit" >> "$out"
-rm -f "$tmp/eg.dat"
+if [ -z "${SKIP_PEER:-}" ]; then
+  rm -f "$tmp/eg.dat"
+  t0=$(now); (cd "$tmp" && printf '4\nc %s\nq\n' "$k" | "$g/generator" eg.dat >/dev/null); t1=$(now)
+  "$g/kalah-s" -t "$girving_tt" -e "$k" -E "$tmp/eg.dat" s "$n" > "$tmp/girving.txt"; t2=$(now)
+  value=$(sed -n 's/.*, r \(-\{0,1\}[0-9]*\),.*/\1/p' "$tmp/girving.txt" | tail -1)
+  nodes=$(awk '/Nodes searched/ {print $3}' "$tmp/girving.txt")
+  echo "girving/kalah@$peer_commit,$pits,$n,$k,1,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,printf '4\\nc $k\\nq\\n' | generator eg.dat; kalah-s -t $girving_tt -e $k -E eg.dat s $n,$commit" >> "$out"
+  rm -f "$tmp/eg.dat"
+fi
 
 for ok in $ours; do
   for threads in $thread_counts; do
