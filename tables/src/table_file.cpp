@@ -249,34 +249,9 @@ void LevelFileWriter::finish() {
 
 void write_level(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
                  const std::vector<std::int8_t>& values) {
-  const std::vector<std::uint8_t> header = level_header(rules, pits_per_side, seeds, values.size(), fnv1a64(values.data(), values.size()));
-  const std::filesystem::path file = level_path(dir, seeds);
-  const std::filesystem::path tmp = file.string() + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) refuse(tmp, std::string("cannot create: ") + std::strerror(errno));
-  auto write_all = [&](const void* p, std::size_t n) {
-    const auto* b = static_cast<const char*>(p);
-    while (n > 0) {
-      const ssize_t k = ::write(fd, b, n);
-      if (k < 0) {
-        if (errno == EINTR) continue;
-        const std::string why = std::strerror(errno);
-        ::close(fd);
-        std::filesystem::remove(tmp);
-        refuse(tmp, "write failed: " + why);
-      }
-      b += k;
-      n -= std::size_t(k);
-    }
-  };
-  write_all(header.data(), header.size());
-  write_all(values.data(), values.size());
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    std::filesystem::remove(tmp);
-    refuse(tmp, std::string("sync failed: ") + std::strerror(errno));
-  }
-  std::filesystem::rename(tmp, file);
-  sync_directory(dir);
+  LevelFileWriter writer(dir, rules, pits_per_side, seeds, values.size());
+  writer.append(values.data(), values.size());
+  writer.finish();
 }
 
 TableHeader read_header(const std::filesystem::path& file) {
