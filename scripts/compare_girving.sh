@@ -9,7 +9,8 @@
 # Environment: PITS (default 6; girving's PITS is a compile-time constant,
 # so GIRVING_DIR must be compiled for it), GIRVING_TT (its -t, default 24),
 # TT_MB (ours, default 256), THREADS (ours, default "1 2"), SKIP_PEER (set:
-# only our rows, to add a setting to a run whose peer row is recorded).
+# only our rows, to add a setting to a run whose peer row is recorded),
+# SKIP_OURS (set: only the peer's row, e.g. at another GIRVING_TT).
 # GIRVING_DIR holds its `generator` and `kalah-s`, compiled by the user
 # outside this repository (nothing here builds or ships it).  Appends rows
 # to results/girving_comparison.csv.
@@ -43,6 +44,7 @@ if [ -z "${SKIP_PEER:-}" ]; then
   rm -f "$tmp/eg.dat"
 fi
 
+[ -n "${SKIP_OURS:-}" ] && ours=""
 for ok in $ours; do
   for threads in $thread_counts; do
     rm -rf "$tmp/t"

@@ -109,6 +109,9 @@ int cmd_solve(const Args& args) {
   solver::Solver solver(g.rules, options);
   const solver::SolveResult r = with_progress(vm, solver, [&](solver::Solver& s) { return s.solve(g.position); });
   if (vm["json"].as<bool>()) {
+    nlohmann::json log = nlohmann::json::array();
+    for (const solver::TestRecord& t : r.test_log)
+      log.push_back({{"at_least", t.at_least}, {"holds", t.holds}, {"bound", t.bound}, {"nodes", t.nodes}, {"seconds", t.seconds}});
     print_json({{"position", format_position(g.position)},
                 {"ruleset", g.rules.digest()},
                 {"value", r.value},
@@ -119,6 +122,7 @@ int cmd_solve(const Args& args) {
                 {"nodes", r.nodes},
                 {"seconds", r.seconds},
                 {"tests", r.tests},
+                {"test_log", log},
                 {"level_tables", r.level_tables},
                 {"threads", vm["threads"].as<int>()},
                 {"tt_mb", vm["tt-mb"].as<std::size_t>()}});

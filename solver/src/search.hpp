@@ -253,6 +253,7 @@ class Worker {
     int n = 0;
     const int before = p.store_difference();
     const std::int8_t* table_value[kMaxPitsPerSide];
+    const bool behind = before < 0;
     for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1, ++n) {
       Child& c = kids[n];
       c.pit = std::countr_zero(rest);
@@ -296,8 +297,20 @@ class Worker {
       }
       // Children of known value first, best first: they cost nothing and
       // may settle the node before any search.
+      // Among moves of equal gain, a player behind in the stores does best
+      // to leave the opponent the fewest replies (a narrow tree to get
+      // through), and one level or ahead to play the pit nearest the store
+      // first.  Measured on one thread with the null-window schedule (nodes,
+      // against the pit order alone): Kalah(6,4) empty capture with 16-seed
+      // tables 27.4 M -> 24.7 M, BrainKing(5,4) 10.1 M -> 8.3 M, Kalah(5,4)
+      // 5.80 M -> 5.24 M, Kalah(4,6) empty capture 3.96 M -> 3.89 M,
+      // Kalah(6,3) 2.81 M -> 2.80 M, Congkak(7,5) 8.50 M -> 7.76 M.  The same
+      // rule for a player level in the stores cost 47% more on Kalah(6,3);
+      // for both players at every score, 42 M on Kalah(6,4).
+      int narrow = 0;
+      if (behind && !c.exact && !c.extra) narrow = 8 * std::popcount(R::legal_moves(c.pos));
       c.order = c.exact ? (1 << 24) + c.exact_value * 64 + c.pit
-                        : (c.pit == table_move ? 1 << 16 : 0) + (c.extra ? 1 << 12 : 0) + c.delta * 32 + c.pit;
+                        : (c.pit == table_move ? 1 << 20 : 0) + (c.extra ? 1 << 16 : 0) + c.delta * 64 - narrow + c.pit;
     }
     std::sort(kids, kids + n, [](const Child& a, const Child& b) { return a.order > b.order; });
     return n;

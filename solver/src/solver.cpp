@@ -8,6 +8,7 @@
 
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
+#include "mancala/solver/null_window_schedule.hpp"
 #include "mancala/tables/level_values.hpp"
 #include "search.hpp"
 
@@ -90,35 +91,28 @@ struct Solver::Impl {
     return *index;
   }
 
-  // Exact board value of p by bisection with null-window tests.
+  // Exact board value of p by null-window tests (see NullWindowSchedule).
   template <class R>
-  int board_value(const Position& p, SharedState& shared) {
+  int board_value(const Position& p, SharedState& shared, std::vector<TestRecord>& log) {
     if (R::is_terminal(p)) return p.mover_row_sum() - p.opponent_row_sum();
-    const int seeds = p.board_seeds();
     // Values of acyclic rulesets have the parity of the seeds on the board
     // (every seed ends in one store or the other).
-    constexpr bool parity = !detail::Worker<R>::kCycles;
-    int lo = -seeds, hi = seeds;
+    NullWindowSchedule schedule(p.board_seeds(), !detail::Worker<R>::kCycles);
     const int diff = p.store_difference();
-    while (lo < hi) {
-      int gamma;
-      if (parity) {
-        const int units_lo = (lo + seeds) / 2, units_hi = (hi + seeds) / 2;
-        gamma = 2 * (units_lo + (units_hi - units_lo + 1) / 2) - seeds;
-      } else {
-        gamma = lo + (hi - lo + 1) / 2;
-      }
-      lower = diff + lo;
-      upper = diff + hi;
+    while (!schedule.done()) {
+      const int gamma = schedule.next_test();
+      lower = diff + schedule.lower();
+      upper = diff + schedule.upper();
       testing = diff + gamma;
       ++tests;
+      const std::uint64_t nodes_before = shared.nodes.load();
+      const auto t0 = std::chrono::steady_clock::now();
       const int v = detail::search_root<R>(shared, p, gamma - 1, gamma);
-      if (v >= gamma)
-        lo = std::max(lo, parity ? v + ((v - seeds) & 1) : v);
-      else
-        hi = std::min(hi, parity ? v - ((v - seeds) & 1) : v);
+      log.push_back({diff + gamma, v >= gamma, diff + v, shared.nodes.load() - nodes_before,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
+      schedule.record(gamma, v);
     }
-    return lo;
+    return schedule.value();
   }
 
   // A line of moves that each keep the exact board value `value`.
@@ -217,7 +211,7 @@ struct Solver::Impl {
           shared.use_tables(&*probe);
         }
       }
-      result.board_value = board_value<R>(p, shared);
+      result.board_value = board_value<R>(p, shared, result.test_log);
       result.pv = principal_variation<R>(p, result.board_value, shared);
     }
     result.value = p.store_difference() + result.board_value;

@@ -80,6 +80,16 @@ struct SolveOptions {
   int parallel_marks_above_tables = 19;
 };
 
+// One null-window test of the root: is the value >= `at_least`?  Values are
+// final store differences, like SolveResult::value.
+struct TestRecord {
+  int at_least;
+  bool holds;
+  int bound;  // what the fail-soft search proved: value >= bound if holds, else <= bound
+  std::uint64_t nodes;
+  double seconds;
+};
+
 struct SolveResult {
   int value = 0;        // final store difference, player to move minus opponent
   int board_value = 0;  // value minus the current store difference
@@ -88,6 +98,7 @@ struct SolveResult {
   std::uint64_t nodes = 0;
   double seconds = 0;
   int tests = 0;  // null-window searches
+  std::vector<TestRecord> test_log;  // the tests that found the value, in order (not the PV's)
   int level_tables = -1;  // boards with up to this many seeds came from level tables
 };
 
