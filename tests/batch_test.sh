@@ -60,7 +60,7 @@ assert rows[3]["value"] == rows[3]["moves"][0]["value"]
 strip='import json,sys
 for l in sys.stdin:
     r = json.loads(l)
-    for k in ("seconds", "result_seconds", "peak_rss_mib", "started", "nodes", "tests"): r.pop(k, None)
+    for k in ("seconds", "result_seconds", "peak_rss_mib", "started", "nodes", "tests", "test_log"): r.pop(k, None)
     print(json.dumps(r, sort_keys=True))'
 for i in 0 1 2 3; do
   SLURM_ARRAY_TASK_ID=$i "$mancala" batch --manifest "$work/grid.txt" >>"$work/tasks.jsonl" || fail "array task $i"
