@@ -383,7 +383,7 @@ const std::vector<CommandSpec>& commands() {
       {"moves", {}, {"position", "ruleset", "moves"}},
       {"apply", {"--moves", "3"}, {"position", "start", "played", "terminal", "legal_moves", "ruleset"}, true, "start"},
       {"perft", {"--depth", "1"}, {"position", "ruleset", "depth", "counts"}},
-      {"solve", {"--tt-mb", "16"}, {"value", "result", "best_move", "pv", "nodes", "seconds"}, true, "position", {"--pits", "3", "--seeds", "2"}},
+      {"solve", {"--tt-mb", "16"}, {"value", "result", "best_move", "pv", "nodes", "seconds", "test_log"}, true, "position", {"--pits", "3", "--seeds", "2"}},
       {"analyze", {"--tt-mb", "16"}, {"position", "moves", "value", "nodes", "seconds"}, true, "position", {"--pits", "3", "--seeds", "2"}},
       {"bench", {"--tt-mb", "16", "--set", "quick"}, {"signature", "nodes", "seconds", "cases"}, false},
       {"build", {"--game", "oware", "--pits", "2", "--max-seeds", "4", "--out", cli_tables(), "--quiet"},
@@ -957,6 +957,13 @@ std::vector<UserErrorCase> user_error_cases() {
       {"PerftDepth0", {"perft", "--depth", "0"}, {"depth", "at least 1|0"}},
       {"PerftDepthNegative", {"perft", "--depth", "-2"}, {"depth", "at least 1|-2"}},
       {"PerftDepthAbc", {"perft", "--depth", "abc"}, {"--depth", "abc"}},
+
+      // --- solver options
+      {"SolveTtBeyondMemory", {"solve", "--pits", "2", "--seeds", "1", "--tt-mb", "100000000"}, {"transposition table", "memory"}},
+      {"SolveTtZero", {"solve", "--pits", "2", "--seeds", "1", "--tt-mb", "0"}, {"--tt-mb"}},
+      {"SolveThreads0", {"solve", "--pits", "2", "--seeds", "1", "--threads", "0"}, {"--threads"}},
+      {"SolveDeepeningNegative", {"solve", "--pits", "2", "--seeds", "1", "--deepening", "-1"}, {"--deepening"}},
+      {"SolveDeepeningTooDeep", {"solve", "--pits", "2", "--seeds", "1", "--deepening", "255"}, {"--deepening", "254"}},
 
       // --- positions beyond the solver's reach
       // Oware 6x4 above only 8 levels of tables meets a line of 2000 plies

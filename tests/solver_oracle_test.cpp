@@ -88,9 +88,13 @@ TEST_P(SolverVsOracle, OwareSearchWithoutLevelTables) {
   }
 }
 
-TEST_P(SolverVsOracle, ValuesDoNotDependOnThreadsOrTableSize) {
+TEST_P(SolverVsOracle, ValuesDoNotDependOnThreadsTableSizeOrDeepening) {
   const Config& c = GetParam();
   solver::Solver one(c.rules, {.threads = 1, .tt_megabytes = 1});
+  // Without iterative deepening, and with a shallow one whose guesses are
+  // often wrong (its heuristic entries share the table with exact ones).
+  solver::Solver plain(c.rules, {.threads = 1, .tt_megabytes = 1, .deepening_depth = 0});
+  solver::Solver shallow(c.rules, {.threads = 2, .tt_megabytes = 1, .deepening_depth = 3});
   solver::Solver two(c.rules, {.threads = 2, .tt_megabytes = 8});
   // Busy marks on every node: the two threads put off each other's children
   // all the time, on boards this small too.
@@ -101,6 +105,8 @@ TEST_P(SolverVsOracle, ValuesDoNotDependOnThreadsOrTableSize) {
     EXPECT_EQ(one.solve(p).value, value) << oracle::format(board);
     EXPECT_EQ(two.solve(p).value, value) << oracle::format(board);
     EXPECT_EQ(two_marked.solve(p).value, value) << oracle::format(board);
+    EXPECT_EQ(plain.solve(p).value, value) << oracle::format(board);
+    EXPECT_EQ(shallow.solve(p).value, value) << oracle::format(board);
   }
 }
 

@@ -27,6 +27,8 @@ void add_solver_options(po::options_description& desc) {
       ("tables", po::value<std::string>(), "endgame table directory (from mancala build) to probe")
       ("level-tables", po::value<int>()->default_value(-1),
        "solve all boards with up to this many seeds by retrograde analysis first (-1: automatic)")
+      ("deepening", po::value<int>()->default_value(solver::SolveOptions{}.deepening_depth),
+       "iterative deepening to this depth before the exact search, for move order and a first guess (0: none)")
       ("quiet", po::bool_switch(), "no progress line on stderr");
 }
 
@@ -37,6 +39,9 @@ solver::SolveOptions solver_options(const po::variables_map& vm) {
   o.level_table_seeds = vm["level-tables"].as<int>();
   if (o.level_table_seeds < -1 || o.level_table_seeds > 127) throw InputError("--level-tables must be between -1 and 127");
   if (o.threads < 1 || o.threads > 1024) throw InputError("--threads must be between 1 and 1024");
+  o.deepening_depth = vm["deepening"].as<int>();
+  if (o.deepening_depth < 0 || o.deepening_depth >= solver::kExactDepth)
+    throw InputError("--deepening must be between 0 and " + std::to_string(solver::kExactDepth - 1));
   return o;
 }
 
@@ -74,6 +79,10 @@ std::string solve_progress(const solver::Solver& s, double elapsed) {
     return "solve: building level table " + std::to_string(st.building_level) + " of " + std::to_string(st.top_level) +
            ", " + fixed(elapsed, 0) + " s";
   const double rate = elapsed > 0 ? double(st.nodes) / elapsed : 0;
+  if (st.deepening >= 0)
+    return "solve: deepening, depth " + std::to_string(st.deepening) + " of " + std::to_string(st.deepening_depth) +
+           ", testing >= " + std::to_string(st.testing) + ", " + human(double(st.nodes)) + " nodes at " + human(rate) +
+           "/s, " + fixed(elapsed, 0) + " s";
   const int range = std::max(1, st.upper - st.lower);
   const int left = int(std::ceil(std::log2(double(range) + 1)));
   std::string text = "solve: value in [" + std::to_string(st.lower) + ", " + std::to_string(st.upper) + "], testing >= " +
@@ -111,7 +120,12 @@ int cmd_solve(const Args& args) {
   if (vm["json"].as<bool>()) {
     nlohmann::json log = nlohmann::json::array();
     for (const solver::TestRecord& t : r.test_log)
-      log.push_back({{"at_least", t.at_least}, {"holds", t.holds}, {"bound", t.bound}, {"nodes", t.nodes}, {"seconds", t.seconds}});
+      log.push_back({{"at_least", t.at_least},
+                     {"holds", t.holds},
+                     {"bound", t.bound},
+                     {"depth", t.depth == solver::kExactDepth ? nlohmann::json("exact") : nlohmann::json(t.depth)},
+                     {"nodes", t.nodes},
+                     {"seconds", t.seconds}});
     print_json({{"position", format_position(g.position)},
                 {"ruleset", g.rules.digest()},
                 {"value", r.value},

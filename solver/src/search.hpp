@@ -105,9 +105,12 @@ class Worker {
 
   bool aborted() const { return aborted_; }
 
-  // Fail-soft alpha-beta on the board value.  Sets `tainted` if the result
-  // depends on a repetition on the current line (Oware).
-  int search(const Position& p, int alpha, int beta, int ply, bool& tainted) {
+  // Fail-soft alpha-beta on the board value, exact at depth kExactDepth;
+  // otherwise cut off `depth` moves down, where a board scores 0 (no further
+  // gain: iterative deepening's heuristic, used only to order moves and to
+  // guess the value).  Sets `tainted` if the result depends on a repetition
+  // on the current line (Oware).
+  int search(const Position& p, int alpha, int beta, int ply, int depth, bool& tainted) {
     if ((++local_nodes_ & 1023) == 0) {
       flush();
       if (stop_ && stop_->any()) {
@@ -124,6 +127,7 @@ class Worker {
       int v;
       if (s_.tables->probe(p, v)) return v;
     }
+    if (depth == 0) return 0;
     const std::uint64_t key = s_.index.key(p.pits.data(), seeds);
     if constexpr (kCycles) {
       for (const PathEntry& e : path_)
@@ -138,13 +142,14 @@ class Worker {
     const bool marks = s_.threads > 1 && seeds > s_.table_seeds + s_.marks_above_tables;
     const BusyMark mark(marks ? &s_.busy : nullptr, key);
     Bounds b{-seeds, seeds, -1};
-    s_.tt.probe(key, b);
+    s_.tt.probe(key, b, depth);
     if (b.lower >= beta) return b.lower;
     if (b.upper <= alpha) return b.upper;
     if (b.lower == b.upper) return b.lower;
     const int lo_window = std::max(alpha, b.lower);
     const int hi_window = std::min(beta, b.upper);
 
+    const int child_depth = depth == kExactDepth ? kExactDepth : depth - 1;
     Child kids[kMaxPitsPerSide];
     const int n = expand(p, b.move, kids);
 
@@ -156,10 +161,10 @@ class Worker {
     for (int i = known; i < n && seeds >= kEtcMinSeeds && !settled; ++i) {
       const Child& c = kids[i];
       Bounds cb{-c.seeds, c.seeds, -1};
-      if (!s_.tt.probe(c.key, cb)) continue;
+      if (!s_.tt.probe(c.key, cb, child_depth)) continue;
       const int at_least = c.extra ? c.delta + cb.lower : c.delta - cb.upper;
       if (at_least >= hi_window) {
-        s_.tt.store(key, at_least, b.upper, c.pit, 0);
+        s_.tt.store(key, at_least, b.upper, c.pit, 0, depth);
         return at_least;
       }
     }
@@ -187,7 +192,7 @@ class Worker {
       else if (!c.exact && c.delta - c.seeds >= hi_window)
         v = c.delta - c.seeds;
       else
-        v = value_of(c, alpha_now, hi_window, ply, my_taint);
+        v = value_of(c, alpha_now, hi_window, ply, child_depth, my_taint);
       if (v > best) {
         best = v;
         best_move = c.pit;
@@ -216,11 +221,11 @@ class Worker {
     } else {
       const unsigned work = unsigned(std::bit_width(local_nodes_ - nodes_before));
       if (best <= lo_window)
-        s_.tt.store(key, b.lower, best, -1, work);
+        s_.tt.store(key, b.lower, best, -1, work, depth);
       else if (best >= hi_window)
-        s_.tt.store(key, best, b.upper, best_move, work);
+        s_.tt.store(key, best, b.upper, best_move, work, depth);
       else
-        s_.tt.store(key, best, best, best_move, work);
+        s_.tt.store(key, best, best, best_move, work, depth);
     }
     return best;
   }
@@ -316,10 +321,10 @@ class Worker {
     return n;
   }
 
-  int value_of(const Child& c, int alpha, int beta, int ply, bool& tainted) {
+  int value_of(const Child& c, int alpha, int beta, int ply, int depth, bool& tainted) {
     if (c.exact) return c.exact_value;
-    if (c.extra) return c.delta + search(c.pos, alpha - c.delta, beta - c.delta, ply + 1, tainted);
-    return c.delta - search(c.pos, c.delta - beta, c.delta - alpha, ply + 1, tainted);
+    if (c.extra) return c.delta + search(c.pos, alpha - c.delta, beta - c.delta, ply + 1, depth, tainted);
+    return c.delta - search(c.pos, c.delta - beta, c.delta - alpha, ply + 1, depth, tainted);
   }
 
   void flush() {
@@ -340,11 +345,11 @@ class Worker {
 // has the exact answer and stops the others.  Aborted searches store
 // nothing, so the value never depends on the number of threads.
 template <class R>
-int search_root(SharedState& shared, const Position& p, int alpha, int beta) {
+int search_root(SharedState& shared, const Position& p, int alpha, int beta, int depth = kExactDepth) {
   if (shared.threads == 1) {
     Worker<R> w(shared, nullptr);
     bool tainted = false;
-    return w.search(p, alpha, beta, 0, tainted);
+    return w.search(p, alpha, beta, 0, depth, tainted);
   }
   StopFlag stop;
   std::atomic<bool> have{false};
@@ -357,7 +362,7 @@ int search_root(SharedState& shared, const Position& p, int alpha, int beta) {
       try {
         Worker<R> w(shared, &stop);
         bool tainted = false;
-        const int v = w.search(p, alpha, beta, 0, tainted);
+        const int v = w.search(p, alpha, beta, 0, depth, tainted);
         if (!w.aborted() && !have.exchange(true)) value = v;
       } catch (...) {
         if (!have.exchange(true)) failure = std::current_exception();

@@ -48,6 +48,8 @@ constexpr std::uint64_t kOwareLevelBudget = std::uint64_t(1) << 28;
 // seconds), when the root has this many more seeds than the top level.
 constexpr std::uint64_t kAcyclicLevelBudget = std::uint64_t(1) << 25;
 constexpr int kAcyclicMargin = 24;  // measured: Kalah(5,4) is faster without
+// Girving's Kalah solver deepens in steps of 3 too.
+constexpr int kDeepeningStep = 3;
 
 }  // namespace
 
@@ -59,7 +61,7 @@ struct Solver::Impl {
   int keyed_pits = -1;
   std::optional<tables::BoardIndex> index;
   std::atomic<std::uint64_t>* live_nodes = nullptr;
-  std::atomic<int> lower{0}, upper{0}, testing{0}, tests{0}, table_level{-1}, table_top{-1};
+  std::atomic<int> lower{0}, upper{0}, testing{0}, tests{0}, table_level{-1}, table_top{-1}, deepening{-1};
   std::atomic<bool> building_tables{false};
   std::atomic<std::uint64_t> finished_nodes{0};
   // In-memory level tables of the last solve: a LevelValues<R> of this
@@ -69,6 +71,8 @@ struct Solver::Impl {
 
   Impl(const Ruleset& r, const SolveOptions& o) : rules(r), options(o), tt(o.tt_megabytes) {
     if (o.threads < 1) throw InputError("--threads must be at least 1");
+    if (o.deepening_depth < 0 || o.deepening_depth >= kExactDepth)
+      throw InputError("--deepening must be between 0 and " + std::to_string(kExactDepth - 1));
   }
 
   // Index (and table reset) for boards of p's width with up to p's seeds.
@@ -91,13 +95,48 @@ struct Solver::Impl {
     return *index;
   }
 
+  // Iterative deepening: searches cut off at depths 3, 6, ... with MTD(f),
+  // each from the last one's value.  Their values only guess the exact
+  // value; their transposition-table entries (of less than exact depth,
+  // so an exact search never takes their bounds) give it best moves.
+  template <class R>
+  int deepening_guess(const Position& p, SharedState& shared, std::vector<TestRecord>& log) {
+    // Not in Oware: its solves rest on the level tables, and above them a
+    // cut-off search meets cycles whose results cannot be stored, so
+    // deepening costs there without paying (on a board out of the search's
+    // reach, it took 12 s to get to the same error).
+    if constexpr (detail::Worker<R>::kCycles) return 0;
+    const int seeds = p.board_seeds();
+    const int diff = p.store_difference();
+    int guess = 0;
+    for (int depth = kDeepeningStep; depth <= options.deepening_depth; depth += kDeepeningStep) {
+      int lo = -seeds, hi = seeds, g = guess;
+      while (lo < hi) {
+        const int beta = g == lo ? g + 1 : g;
+        deepening = depth;
+        testing = diff + beta;
+        const std::uint64_t nodes_before = shared.nodes.load();
+        const auto t0 = std::chrono::steady_clock::now();
+        const int v = detail::search_root<R>(shared, p, beta - 1, beta, depth);
+        log.push_back({diff + beta, v >= beta, diff + v, shared.nodes.load() - nodes_before,
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), depth});
+        if (v >= beta) lo = v; else hi = v;
+        g = v;
+      }
+      guess = lo;
+    }
+    deepening = -1;
+    return guess;
+  }
+
   // Exact board value of p by null-window tests (see NullWindowSchedule).
   template <class R>
   int board_value(const Position& p, SharedState& shared, std::vector<TestRecord>& log) {
     if (R::is_terminal(p)) return p.mover_row_sum() - p.opponent_row_sum();
     // Values of acyclic rulesets have the parity of the seeds on the board
     // (every seed ends in one store or the other).
-    NullWindowSchedule schedule(p.board_seeds(), !detail::Worker<R>::kCycles);
+    const int guess = deepening_guess<R>(p, shared, log);
+    NullWindowSchedule schedule(p.board_seeds(), !detail::Worker<R>::kCycles, guess);
     const int diff = p.store_difference();
     while (!schedule.done()) {
       const int gamma = schedule.next_test();
@@ -109,7 +148,7 @@ struct Solver::Impl {
       const auto t0 = std::chrono::steady_clock::now();
       const int v = detail::search_root<R>(shared, p, gamma - 1, gamma);
       log.push_back({diff + gamma, v >= gamma, diff + v, shared.nodes.load() - nodes_before,
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), kExactDepth});
       schedule.record(gamma, v);
     }
     return schedule.value();
@@ -259,7 +298,9 @@ SolveStatus Solver::status() const {
           impl_->testing.load(),
           impl_->tests.load(),
           impl_->building_tables.load() ? impl_->table_level.load() : -1,
-          impl_->table_top.load()};
+          impl_->table_top.load(),
+          impl_->deepening.load(),
+          impl_->options.deepening_depth};
 }
 
 }  // namespace mancala::solver

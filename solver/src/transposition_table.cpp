@@ -58,45 +58,53 @@ void TranspositionTable::clear() {
   madvise(table_, clusters_ * sizeof(Cluster), MADV_DONTNEED);  // back to zero pages
 }
 
-bool TranspositionTable::probe(std::uint64_t key, Bounds& b) const {
+bool TranspositionTable::probe(std::uint64_t key, Bounds& b, int depth) const {
   Cluster& c = cluster_of(key);
   SpinLock guard(c.lock);
   for (int i = 0; i < 4; ++i) {
     if (c.key[i] == key && meta_work(c.meta[i]) != 0) {
+      b.move = int(meta_move(c.meta[i])) - 1;
+      if (c.depth[i] < depth) return false;
       b.lower = std::max(b.lower, int(c.lower[i]));
       b.upper = std::min(b.upper, int(c.upper[i]));
-      b.move = int(meta_move(c.meta[i])) - 1;
       return true;
     }
   }
   return false;
 }
 
-void TranspositionTable::store(std::uint64_t key, int lower, int upper, int move, unsigned work) {
+void TranspositionTable::store(std::uint64_t key, int lower, int upper, int move, unsigned work, int depth) {
   Cluster& c = cluster_of(key);
   unsigned w = std::min(work, (1u << (16 - kMoveBits)) - 2) + 1;
   SpinLock guard(c.lock);
   int slot = -1;
   for (int i = 0; i < 4; ++i) {
     if (c.key[i] == key && meta_work(c.meta[i]) != 0) {
-      // Same position: both bounds are true, keep the tighter of each.
-      lower = std::max(lower, int(c.lower[i]));
-      upper = std::min(upper, int(c.upper[i]));
+      if (c.depth[i] > depth) return;  // a deeper search's bounds are worth more
+      if (c.depth[i] == depth) {
+        // Same position and depth: both bounds are true, keep the tighter of each.
+        lower = std::max(lower, int(c.lower[i]));
+        upper = std::min(upper, int(c.upper[i]));
+        w = std::max(w, meta_work(c.meta[i]));
+      }
       if (move < 0) move = int(meta_move(c.meta[i])) - 1;
       slot = i;
-      w = std::max(w, meta_work(c.meta[i]));
       break;
     }
   }
   if (slot < 0) {
+    // Evict the entry of least worth: a heuristic one (it only holds a move
+    // hint) before an exact one, then the smallest subtree.
+    auto worth = [&](int i) { return (c.depth[i] == kExactDepth ? 1u << 16 : 0u) + meta_work(c.meta[i]); };
     slot = 0;
     for (int i = 1; i < 4; ++i)
-      if (meta_work(c.meta[i]) < meta_work(c.meta[slot])) slot = i;
+      if (worth(i) < worth(slot)) slot = i;
   }
   c.key[slot] = key;
   c.lower[slot] = std::int16_t(lower);
   c.upper[slot] = std::int16_t(upper);
   c.meta[slot] = std::uint16_t((w << kMoveBits) | unsigned(move + 1));
+  c.depth[slot] = std::uint8_t(depth);
 }
 
 }  // namespace mancala::solver

@@ -35,9 +35,10 @@ class NullWindowSchedule {
  public:
   static constexpr int kSteadySteps = 6;
 
-  // b lies in [-seeds, seeds]; `parity`: b = seeds (mod 2).
-  NullWindowSchedule(int seeds, bool parity)
-      : unit_(parity ? 2 : 1), lower_(-seeds), upper_(seeds), next_(parity ? (seeds & 1) : 0) {}
+  // b lies in [-seeds, seeds]; `parity`: b = seeds (mod 2).  The first test
+  // is at `guess` (rounded up onto the lattice).
+  NullWindowSchedule(int seeds, bool parity, int guess = 0)
+      : unit_(parity ? 2 : 1), lower_(-seeds), upper_(seeds), next_(round_up(guess)) {}
 
   bool done() const { return lower_ >= upper_; }
   int lower() const { return lower_; }

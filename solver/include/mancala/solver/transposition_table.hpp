@@ -23,6 +23,13 @@ struct Bounds {
   int move;  // best move (mover-relative pit), or -1
 };
 
+// Entries hold exact bounds (depth kExactDepth) or the bounds of a search
+// cut off at a depth, with a heuristic at its leaves (iterative deepening).
+// A probe narrows bounds only with entries of at least the depth it asks
+// for, so an exact search never reads a heuristic bound; it does read their
+// best moves.
+constexpr int kExactDepth = 255;
+
 class TranspositionTable {
  public:
   static constexpr int kNoMove = -1;
@@ -33,11 +40,14 @@ class TranspositionTable {
   TranspositionTable(const TranspositionTable&) = delete;
   TranspositionTable& operator=(const TranspositionTable&) = delete;
 
-  // Narrows `b` with the stored bounds of `key`; returns false if absent.
-  bool probe(std::uint64_t key, Bounds& b) const;
-  // Stores bounds (merged with what is there for the same key).  `work` is a
-  // measure of the subtree's size, used for replacement.
-  void store(std::uint64_t key, int lower, int upper, int move, unsigned work);
+  // Narrows `b` with the stored bounds of `key` if they are of `depth` or
+  // deeper, and sets b.move from any entry of `key`; returns false if `key`
+  // has no entry, or one of less depth.
+  bool probe(std::uint64_t key, Bounds& b, int depth = kExactDepth) const;
+  // Stores bounds of a search of `depth` (merged with what is there for the
+  // same key and depth; a deeper entry wins).  `work` is a measure of the
+  // subtree's size, used for replacement.
+  void store(std::uint64_t key, int lower, int upper, int move, unsigned work, int depth = kExactDepth);
 
   // Starts loading key's cluster into the cache (a node asks for all of its
   // children's clusters at once, so their misses overlap).
@@ -50,6 +60,7 @@ class TranspositionTable {
  private:
   struct alignas(64) Cluster {
     std::atomic<std::uint32_t> lock;
+    std::uint8_t depth[4];  // kExactDepth, or an iterative-deepening search's depth
     std::uint16_t meta[4];  // bits 0-4 move+1 (0 none), bits 5-15 work+1 (0 = empty slot)
     std::uint64_t key[4];
     std::int16_t lower[4];
