@@ -7,12 +7,16 @@
 // mover moves again and b(p) = delta - b(child) otherwise.  The solve value is
 // (mover's store - opponent's store) + b(p): the final store difference.
 //
-// Search.  Null-window fail-soft alpha-beta on b, driven by a bisection on
-// the exact score (each test "is b >= g?" narrows [lower, upper] by at least
-// half; in Kalah, BrainKing and Congkak b has the parity of the seeds on the
-// board, which halves the tests).  Shared transposition table with lossless
-// keys, enhanced transposition cut-offs, move ordering (table move, extra
-// turns, biggest gain), and ABDADA on TBB: every thread searches the root,
+// Search.  Null-window fail-soft alpha-beta on b.  Iterative deepening
+// first (searches cut off at depths 3, 6, ..., 21 whose leaves score 0)
+// gives a first guess and fills the transposition table with best moves;
+// then exact tests "is b >= g?" step from the guess toward the value
+// (NullWindowSchedule; in Kalah, BrainKing and Congkak b has the parity of
+// the seeds on the board, which halves the tests).  Shared transposition
+// table with lossless keys and a depth per entry (an exact search never
+// takes a cut-off search's bounds), enhanced transposition cut-offs, move
+// ordering (table move, extra turns, biggest gain, then fewest replies for a
+// player behind), and ABDADA on TBB: every thread searches the root,
 // putting off children that another thread is searching.  The first thread
 // to finish a test has its exact answer and stops the others.  Values never
 // depend on the number of threads: every search is exact, the busy marks
