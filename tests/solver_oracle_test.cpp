@@ -91,8 +91,8 @@ TEST_P(SolverVsOracle, OwareSearchWithoutLevelTables) {
 TEST_P(SolverVsOracle, ValuesDoNotDependOnThreadsTableSizeOrDeepening) {
   const Config& c = GetParam();
   solver::Solver one(c.rules, {.threads = 1, .tt_megabytes = 1});
-  // Without iterative deepening, and with a shallow one whose guesses are
-  // often wrong (its heuristic entries share the table with exact ones).
+  // Without iterative deepening, and with a shallow one on 2 threads (its
+  // cut-off entries share the table with the exact ones).
   solver::Solver plain(c.rules, {.threads = 1, .tt_megabytes = 1, .deepening_depth = 0});
   solver::Solver shallow(c.rules, {.threads = 2, .tt_megabytes = 1, .deepening_depth = 3});
   solver::Solver two(c.rules, {.threads = 2, .tt_megabytes = 8});
@@ -169,6 +169,22 @@ TEST(SolverDeterminism, OneThreadSearchesTheSameNodesEveryTime) {
     EXPECT_EQ(r.nodes, first);
     EXPECT_GT(r.nodes, 1000u);
   }
+}
+
+// The test log shows iterative deepening at depths 3, 6, ... up to the
+// option, then exact tests only; none with the option at 0, and none in
+// Oware (which never deepens).
+TEST(SolverDeepening, RunsToItsDepthBeforeTheExactTests) {
+  auto depths = [](const Ruleset& rules, const char* position, int deepening) {
+    solver::Solver solver(rules, {.threads = 1, .tt_megabytes = 4, .level_table_seeds = 0, .deepening_depth = deepening});
+    std::vector<int> seen;
+    for (const solver::TestRecord& t : solver.solve(parse_position(position)).test_log)
+      if (seen.empty() || seen.back() != t.depth) seen.push_back(t.depth);
+    return seen;
+  };
+  EXPECT_EQ(depths(Ruleset{}, "3,3,3,3/3,3,3,3 0-0 s", 9), (std::vector<int>{3, 6, 9, solver::kExactDepth}));
+  EXPECT_EQ(depths(Ruleset{}, "3,3,3,3/3,3,3,3 0-0 s", 0), (std::vector<int>{solver::kExactDepth}));
+  EXPECT_EQ(depths({.game = Game::Oware}, "2,2,2/2,2,2 0-0 s", 9), (std::vector<int>{solver::kExactDepth}));
 }
 
 TEST(OwareLevels, EveryBoardOfEveryLevelHasTheBruteForceValue) {

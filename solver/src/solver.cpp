@@ -95,6 +95,18 @@ struct Solver::Impl {
     return *index;
   }
 
+  // The null-window test "is b >= gamma?" at `depth`, recorded in `log`.
+  template <class R>
+  static int logged_test(const Position& p, SharedState& shared, int gamma, int depth, std::vector<TestRecord>& log) {
+    const int diff = p.store_difference();
+    const std::uint64_t nodes_before = shared.nodes.load();
+    const auto t0 = std::chrono::steady_clock::now();
+    const int v = detail::search_root<R>(shared, p, gamma - 1, gamma, depth);
+    log.push_back({diff + gamma, v >= gamma, diff + v, shared.nodes.load() - nodes_before,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), depth});
+    return v;
+  }
+
   // Iterative deepening: searches cut off at depths 3, 6, ... with MTD(f),
   // each from the last one's value.  Their values only guess the exact
   // value; their transposition-table entries (of less than exact depth,
@@ -115,11 +127,7 @@ struct Solver::Impl {
         const int beta = g == lo ? g + 1 : g;
         deepening = depth;
         testing = diff + beta;
-        const std::uint64_t nodes_before = shared.nodes.load();
-        const auto t0 = std::chrono::steady_clock::now();
-        const int v = detail::search_root<R>(shared, p, beta - 1, beta, depth);
-        log.push_back({diff + beta, v >= beta, diff + v, shared.nodes.load() - nodes_before,
-                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), depth});
+        const int v = logged_test<R>(p, shared, beta, depth, log);
         if (v >= beta) lo = v; else hi = v;
         g = v;
       }
@@ -144,11 +152,7 @@ struct Solver::Impl {
       upper = diff + schedule.upper();
       testing = diff + gamma;
       ++tests;
-      const std::uint64_t nodes_before = shared.nodes.load();
-      const auto t0 = std::chrono::steady_clock::now();
-      const int v = detail::search_root<R>(shared, p, gamma - 1, gamma);
-      log.push_back({diff + gamma, v >= gamma, diff + v, shared.nodes.load() - nodes_before,
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), kExactDepth});
+      const int v = logged_test<R>(p, shared, gamma, kExactDepth, log);
       schedule.record(gamma, v);
     }
     return schedule.value();

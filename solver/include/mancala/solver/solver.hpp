@@ -88,7 +88,8 @@ struct SolveOptions {
   // the transposition table order its moves.  Measured on one thread (nodes
   // of the whole solve, against no deepening): Kalah(5,6) empty capture with
   // 25-seed tables, 4 GiB table: 309 M -> 59 M at 21 (at 12 the guess was 6,
-  // not 2, and it took 265 M; at 30, 64 M); Kalah(6,4) empty capture with
+  // not 2, and it took 265 M; at 30, 64 M; these two before cut-off entries
+  // were evicted first); Kalah(6,4) empty capture with
   // 16-seed tables: 24.7 M -> 26.2 M; Kalah(5,4) 5.24 M -> 4.26 M;
   // Kalah(4,6) empty capture 3.89 M -> 2.57 M; Kalah(6,3) 2.80 M -> 3.25 M.
   // Oware never deepens (see Solver::Impl::deepening_guess).
