@@ -207,7 +207,21 @@ TEST(TableSummary, CountsEveryPositionOnce) {
   }
 }
 
-// Solves that probe the directory give the plain search's values.
+// Endgame tables that can only be probed, not read in place: the search
+// falls back to probe() for every child inside them.
+class ProbeOnlyTables final : public solver::EndgameTables {
+ public:
+  explicit ProbeOnlyTables(const solver::EndgameTables& tables) : tables_(tables) {}
+  int max_seeds() const override { return tables_.max_seeds(); }
+  bool probe(const Position& p, int& board_value) const override { return tables_.probe(p, board_value); }
+
+ private:
+  const solver::EndgameTables& tables_;
+};
+
+// Solves that probe the directory give the plain search's values; reading
+// the levels in place (at the rank computed with each child's key) and
+// probing them search the same tree.
 TEST(TableProbe, SolverWithTablesAgreesAndSearchesLess) {
   for (const Ruleset& rules : {kKalah, Ruleset{.game = Game::BrainKing}, Ruleset{.game = Game::Congkak}}) {
     TempDir dir;
@@ -215,6 +229,8 @@ TEST(TableProbe, SolverWithTablesAgreesAndSearchesLess) {
     const solver::DirectoryTables tables(dir.path(), rules, 4);
     solver::Solver plain(rules, {.threads = 1, .tt_megabytes = 16, .level_table_seeds = 0});
     solver::Solver probing(rules, {.threads = 1, .tt_megabytes = 16, .tables = &tables});
+    const ProbeOnlyTables probe_only(tables);
+    solver::Solver probing_only(rules, {.threads = 1, .tt_megabytes = 16, .tables = &probe_only});
     std::mt19937 rng(7);
     std::uint64_t plain_nodes = 0, probing_nodes = 0;
     for (int trial = 0; trial < 40; ++trial) {
@@ -223,6 +239,9 @@ TEST(TableProbe, SolverWithTablesAgreesAndSearchesLess) {
       const auto a = plain.solve(p);
       const auto b = probing.solve(p);
       ASSERT_EQ(a.value, b.value) << rules.digest() << " " << format_position(p);
+      const auto c = probing_only.solve(p);
+      ASSERT_EQ(c.value, b.value) << rules.digest() << " " << format_position(p);
+      ASSERT_EQ(c.nodes, b.nodes) << rules.digest() << " " << format_position(p);
       plain_nodes += a.nodes;
       probing_nodes += b.nodes;
     }

@@ -71,15 +71,28 @@ class BusyMark {
 struct SharedState {
   SharedState(TranspositionTable& table, const tables::BoardIndex& board_index, int thread_count, int marks_above)
       : tt(table), index(board_index), threads(thread_count), marks_above_tables(marks_above), busy(thread_count > 1) {}
-  void use_tables(const EndgameTables* t) {
+  // The levels in memory are read at a child's rank directly (see expand);
+  // a root never has fewer seeds than its descendants, so only its levels
+  // are opened.
+  void use_tables(const EndgameTables* t, const Position& root) {
     tables = t;
     table_seeds = t ? t->max_seeds() : -1;
+    level_base.clear();
+    for (int k = 0; k <= std::min(table_seeds, root.board_seeds()); ++k) {
+      const std::int8_t* values = t->level_values(root.m(), k);
+      if (!values) {
+        level_base.clear();
+        break;
+      }
+      level_base.push_back(values);
+    }
   }
 
   TranspositionTable& tt;
   const tables::BoardIndex& index;
   const EndgameTables* tables = nullptr;
   int table_seeds = -1;  // boards with up to this many seeds are in `tables`
+  std::vector<const std::int8_t*> level_base;  // tables->level_values(root width, k), or empty
   int threads;
   int marks_above_tables;  // SolveOptions::parallel_marks_above_tables
   BusyNodes busy;
@@ -110,7 +123,9 @@ class Worker {
   // gain: iterative deepening's heuristic, used only to order moves and to
   // guess the value).  Sets `tainted` if the result depends on a repetition
   // on the current line (Oware).
-  int search(const Position& p, int alpha, int beta, int ply, int depth, bool& tainted) {
+  // `key` is p's s_.index key (a parent computes it along with its children's
+  // table ranks).
+  int search(const Position& p, std::uint64_t key, int alpha, int beta, int ply, int depth, bool& tainted) {
     if ((++local_nodes_ & 1023) == 0) {
       flush();
       if (stop_ && stop_->any()) {
@@ -128,7 +143,6 @@ class Worker {
       if (s_.tables->probe(p, v)) return v;
     }
     if (depth == 0) return 0;
-    const std::uint64_t key = s_.index.key(p.pits.data(), seeds);
     if constexpr (kCycles) {
       for (const PathEntry& e : path_)
         if (e.key == key && e.side == p.to_move) {
@@ -150,16 +164,17 @@ class Worker {
     const int hi_window = std::min(beta, b.upper);
 
     const int child_depth = depth == kExactDepth ? kExactDepth : depth - 1;
-    Child kids[kMaxPitsPerSide];
-    const int n = expand(p, b.move, kids);
+    Child children[kMaxPitsPerSide];
+    const Child* kids[kMaxPitsPerSide];  // the children in search order
+    const int n = expand(p, b.move, children, kids);
 
     // Enhanced transposition cut-off: a child's stored bound may already
     // refute this node without searching anything.
     int known = 0;  // children of exact value, sorted first
-    while (known < n && kids[known].exact) ++known;
-    const bool settled = known > 0 && kids[0].exact_value >= hi_window;
+    while (known < n && kids[known]->exact) ++known;
+    const bool settled = known > 0 && kids[0]->exact_value >= hi_window;
     for (int i = known; i < n && seeds >= kEtcMinSeeds && !settled; ++i) {
-      const Child& c = kids[i];
+      const Child& c = *kids[i];
       Bounds cb{-c.seeds, c.seeds, -1};
       if (!s_.tt.probe(c.key, cb, child_depth)) continue;
       const int at_least = c.extra ? c.delta + cb.lower : c.delta - cb.upper;
@@ -202,7 +217,7 @@ class Worker {
     };
     bool cut = false;
     for (int i = 0; i < n && !cut; ++i) {
-      const Child& c = kids[i];
+      const Child& c = *kids[i];
       if (marks && !c.exact && c.seeds > s_.table_seeds + s_.marks_above_tables && s_.busy.busy(c.key)) {
         put_off[n_put_off++] = i;
         continue;
@@ -211,7 +226,7 @@ class Worker {
       if (aborted_) return 0;
     }
     for (int j = 0; j < n_put_off && !cut; ++j) {
-      cut = consider(kids[put_off[j]]);
+      cut = consider(*kids[put_off[j]]);
       if (aborted_) return 0;
     }
     if constexpr (kCycles) path_.pop_back();
@@ -254,10 +269,13 @@ class Worker {
     bool game_over;
   };
 
-  int expand(const Position& p, int table_move, Child* kids) const {
+  // Fills `kids` with all of p's children and `order` with pointers to them,
+  // in the order to search them.
+  int expand(const Position& p, int table_move, Child* kids, const Child** order) const {
     int n = 0;
     const int before = p.store_difference();
     const std::int8_t* table_value[kMaxPitsPerSide];
+    const int direct_seeds = int(s_.level_base.size());  // children with fewer are read at their rank
     const bool behind = before < 0;
     for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1, ++n) {
       Child& c = kids[n];
@@ -270,12 +288,13 @@ class Worker {
       table_value[n] = nullptr;
       if (!c.game_over) {
         c.seeds = c.pos.board_seeds();
-        if (c.seeds <= s_.table_seeds) {
-          table_value[n] = s_.tables->locate(c.pos);
+        const std::uint64_t rank = s_.index.rank(c.pos.pits.data(), c.seeds);
+        if (c.seeds < direct_seeds) {
+          table_value[n] = s_.level_base[std::size_t(c.seeds)] + rank;
           __builtin_prefetch(table_value[n]);
         } else {
-          c.key = s_.index.key(c.pos.pits.data(), c.seeds);
-          s_.tt.prefetch(c.key);
+          c.key = s_.index.level_offset(c.seeds) + rank;
+          if (c.seeds > s_.table_seeds) s_.tt.prefetch(c.key);
         }
       }
     }
@@ -295,10 +314,6 @@ class Worker {
       if (tv != kNoTableValue) {
         c.exact = true;
         c.exact_value = c.extra ? c.delta + tv : c.delta - tv;
-      } else if (!c.game_over && c.seeds <= s_.table_seeds) {
-        // Covered by the tables' seed count but not by the tables (another
-        // board width): searched, so it needs its key.
-        c.key = s_.index.key(c.pos.pits.data(), c.seeds);
       }
       // Children of known value first, best first: they cost nothing and
       // may settle the node before any search.
@@ -317,14 +332,16 @@ class Worker {
       c.order = c.exact ? (1 << 24) + c.exact_value * 64 + c.pit
                         : (c.pit == table_move ? 1 << 20 : 0) + (c.extra ? 1 << 16 : 0) + c.delta * 64 - narrow + c.pit;
     }
-    std::sort(kids, kids + n, [](const Child& a, const Child& b) { return a.order > b.order; });
+    // Sorting pointers, not the 80-byte children (3% of a search in memmove).
+    for (int i = 0; i < n; ++i) order[i] = kids + i;
+    std::sort(order, order + n, [](const Child* a, const Child* b) { return a->order > b->order; });
     return n;
   }
 
   int value_of(const Child& c, int alpha, int beta, int ply, int depth, bool& tainted) {
     if (c.exact) return c.exact_value;
-    if (c.extra) return c.delta + search(c.pos, alpha - c.delta, beta - c.delta, ply + 1, depth, tainted);
-    return c.delta - search(c.pos, c.delta - beta, c.delta - alpha, ply + 1, depth, tainted);
+    if (c.extra) return c.delta + search(c.pos, c.key, alpha - c.delta, beta - c.delta, ply + 1, depth, tainted);
+    return c.delta - search(c.pos, c.key, c.delta - beta, c.delta - alpha, ply + 1, depth, tainted);
   }
 
   void flush() {
@@ -346,10 +363,11 @@ class Worker {
 // nothing, so the value never depends on the number of threads.
 template <class R>
 int search_root(SharedState& shared, const Position& p, int alpha, int beta, int depth = kExactDepth) {
+  const std::uint64_t key = shared.index.key(p.pits.data(), p.board_seeds());
   if (shared.threads == 1) {
     Worker<R> w(shared, nullptr);
     bool tainted = false;
-    return w.search(p, alpha, beta, 0, depth, tainted);
+    return w.search(p, key, alpha, beta, 0, depth, tainted);
   }
   StopFlag stop;
   std::atomic<bool> have{false};
@@ -362,7 +380,7 @@ int search_root(SharedState& shared, const Position& p, int alpha, int beta, int
       try {
         Worker<R> w(shared, &stop);
         bool tainted = false;
-        const int v = w.search(p, alpha, beta, 0, depth, tainted);
+        const int v = w.search(p, key, alpha, beta, 0, depth, tainted);
         if (!w.aborted() && !have.exchange(true)) value = v;
       } catch (...) {
         if (!have.exchange(true)) failure = std::current_exception();

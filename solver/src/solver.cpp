@@ -30,10 +30,9 @@ class LevelValuesProbe final : public EndgameTables {
     board_value = values_.value(p.pits.data(), seeds);
     return true;
   }
-  const std::int8_t* locate(const Position& p) const override {
-    const int seeds = p.board_seeds();
-    if (p.m() != values_.pits_per_side() || seeds > values_.built_seeds()) return nullptr;
-    return values_.level(seeds).data() + values_.index().rank(p.pits.data(), seeds);
+  const std::int8_t* level_values(int pits_per_side, int seeds) const override {
+    if (pits_per_side != values_.pits_per_side() || seeds < 0 || seeds > values_.built_seeds()) return nullptr;
+    return values_.level(seeds).data();
   }
 
  private:
@@ -214,7 +213,7 @@ struct Solver::Impl {
   SolveResult solve(const Position& p) {
     const auto t0 = std::chrono::steady_clock::now();
     SharedState shared(tt, index_for(p), options.threads, options.parallel_marks_above_tables);
-    shared.use_tables(options.tables);
+    shared.use_tables(options.tables, p);
     live_nodes = &shared.nodes;
     tests = 0;
     table_top = -1;
@@ -251,7 +250,7 @@ struct Solver::Impl {
           }
           table_top = level_top;
           probe.emplace(*std::static_pointer_cast<tables::LevelValues<R>>(level_values));
-          shared.use_tables(&*probe);
+          shared.use_tables(&*probe, p);
         }
       }
       result.board_value = board_value<R>(p, shared, result.test_log);

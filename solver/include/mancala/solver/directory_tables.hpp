@@ -20,10 +20,9 @@ class DirectoryTables final : public EndgameTables {
     board_value = tables_.value(p.pits.data(), seeds);
     return true;
   }
-  const std::int8_t* locate(const Position& p) const override {
-    const int seeds = p.board_seeds();
-    if (p.m() != tables_.pits_per_side() || seeds > tables_.max_seeds()) return nullptr;
-    return tables_.locate(p.pits.data(), seeds);
+  const std::int8_t* level_values(int pits_per_side, int seeds) const override {
+    if (pits_per_side != tables_.pits_per_side() || seeds < 0 || seeds > tables_.max_seeds()) return nullptr;
+    return tables_.level(seeds).values();
   }
   const tables::TableDirectory& directory() const { return tables_; }
 

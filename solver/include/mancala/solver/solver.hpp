@@ -52,12 +52,16 @@ class EndgameTables {
   virtual int max_seeds() const = 0;
   // Board value of p (mover-relative, stores excluded); false if not covered.
   virtual bool probe(const Position& p, int& board_value) const = 0;
-  // Where p's board value is stored, for tables held in memory (null if not
-  // covered, or if the tables cannot say).  The search prefetches the values
-  // of all of a node's children at once and reads them afterwards, so their
-  // cache misses overlap.
-  virtual const std::int8_t* locate(const Position& p) const {
-    (void)p;
+  // The values of every board of `pits_per_side` pits a side holding `seeds`
+  // seeds, in rank order (tables::BoardIndex::rank), when the tables hold
+  // them in memory; null if not covered, or if the tables cannot say.  The
+  // search then reads a child's value at its rank, computed once for the
+  // child's key anyway, and prefetches the values of all of a node's children
+  // at once, so that their cache misses overlap.  May open (and validate) the
+  // level.
+  virtual const std::int8_t* level_values(int pits_per_side, int seeds) const {
+    (void)pits_per_side;
+    (void)seeds;
     return nullptr;
   }
 };

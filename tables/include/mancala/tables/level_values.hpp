@@ -92,11 +92,11 @@ class LevelValues {
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, stats.positions), [&](const tbb::blocked_range<std::uint64_t>& r) {
       Position p;
       p.pits_per_side = std::uint8_t(m_);
-      for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank) {
-        if (std::atomic_ref<Value>(level[rank]).load(std::memory_order_relaxed) != kUnknown) continue;
-        index_.unrank(rank, k, p.pits.data());
-        solve_acyclic(p, k, rank, level);
-      }
+      // Stepping through the ranks costs a tenth of decoding each (unrank
+      // was 12% of a Kalah(6,15) build).
+      index_.unrank(r.begin(), k, p.pits.data());
+      for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank, index_.next(p.pits.data()))
+        if (std::atomic_ref<Value>(level[rank]).load(std::memory_order_relaxed) == kUnknown) solve_acyclic(p, k, rank, level);
       if (counter_) counter_->fetch_add(r.size(), std::memory_order_relaxed);
     });
     levels_.push_back(std::move(level));
