@@ -108,7 +108,7 @@ def main():
     ticks = [-1, -0.5, -0.2, -0.1, -0.05, 0, 0.05, 0.1, 0.2, 0.5, 1]
     bar.set_ticks(ticks, labels=[f"{t:+g}" if t else "0" for t in ticks])
     fig.suptitle("Exact values of the start positions (South to move; final store difference under perfect play)\n"
-                 "* solved with full endgame tables; t/o: timeout; skip: not tried after a timeout; tbl: needs full tables",
+                 "* solved with endgame tables; t/o: timeout; skip: not tried after a timeout; tbl: needs full tables",
                  fontsize=10)
     footnote(fig, sources)
     fig.savefig(os.path.join(out_dir, "values.png"), dpi=110, bbox_inches="tight", metadata=meta)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The figure scripts run on the committed results and write readable PNGs;
+# The figure scripts run on the committed results and write readable PNGs
+# (plot_solver.py also without the girving comparison);
 # plot_tables.py adds the MPI ranks panel exactly when an MPI scaling CSV
 # (columns: results/README.md) is there, and refuses one without the needed
 # columns.  Skipped (77) when Debian's python3 has no matplotlib.
@@ -42,6 +43,16 @@ mkdir "$work/committed"
 cp "$src"/results/*.csv "$src"/results/*.json "$work/committed/"
 "$py" "$src/scripts/plot_tables.py" --results "$work/committed" 2>"$work/err" || fail "committed results: $(cat "$work/err")"
 grep -qx "plot_tables.py: table_throughput.png: threads, ranks" "$work/err" || fail "committed results: $(cat "$work/err")"
+
+# plot_solver.py on the committed results: both figures, a panel per board
+# of the girving comparison; without that CSV, only the scaling figure.
+"$py" "$src/scripts/plot_solver.py" --out-dir "$work" 2>"$work/err" || fail "plot_solver.py: $(cat "$work/err")"
+grep -q "solver_vs_girving.png: 2 panels$" "$work/err" || fail "plot_solver.py girving panels: $(cat "$work/err")"
+grep -q "solver_scaling.png: 4 boards$" "$work/err" || fail "plot_solver.py scaling: $(cat "$work/err")"
+for f in solver_vs_girving.png solver_scaling.png; do is_png "$work/$f" || fail "$f is not a PNG"; done
+mkdir "$work/solver" && cp "$src"/results/solver_scaling.csv "$work/solver/"
+"$py" "$src/scripts/plot_solver.py" --results "$work/solver" 2>"$work/err" || fail "plot_solver.py without the comparison: $(cat "$work/err")"
+[ ! -e "$work/solver/solver_vs_girving.png" ] && is_png "$work/solver/solver_scaling.png" || fail "plot_solver.py without the comparison: $(cat "$work/err")"
 
 # An MPI CSV without the needed columns is refused, naming them.
 printf 'game,pits,ranks\nkalah,6,2\n' >"$work/bad.csv"
