@@ -39,9 +39,7 @@ solver::SolveOptions solver_options(const po::variables_map& vm) {
   o.level_table_seeds = vm["level-tables"].as<int>();
   if (o.level_table_seeds < -1 || o.level_table_seeds > 127) throw InputError("--level-tables must be between -1 and 127");
   if (o.threads < 1 || o.threads > 1024) throw InputError("--threads must be between 1 and 1024");
-  o.deepening_depth = vm["deepening"].as<int>();
-  if (o.deepening_depth < 0 || o.deepening_depth >= solver::kExactDepth)
-    throw InputError("--deepening must be between 0 and " + std::to_string(solver::kExactDepth - 1));
+  o.deepening_depth = vm["deepening"].as<int>();  // range checked by the Solver
   return o;
 }
 

@@ -85,7 +85,7 @@ inline bool Position::opponent_row_empty() const {
 }
 inline void Position::flip() {
   // A swap per pit: the copies of a run-time length went through libc's
-  // memmove, 14% of a table build and 3% of a search.  The bound tells GCC
+  // memmove, 14% of a Kalah(6,15) table build's profile.  The bound tells GCC
   // that n <= 16 (its vectorized copies for larger n are what
   // -Wstringop-overflow warns of with -march=native).
   const std::size_t n = std::min(std::size_t(m()), std::size_t(kMaxPitsPerSide));
