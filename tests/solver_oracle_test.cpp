@@ -25,9 +25,12 @@ struct Config {
 
 std::vector<Config> configs() {
   const std::vector<std::string> small = {"1,1/1,1 0-0 s", "2,2/2,2 1-0 n", "1,1,1/1,1,1 0-2 s", "2,2,2/2,2,2 0-0 n",
-                                          "3,3/3,3 2-1 s", "1,2,0/2,0,1 3-1 n"};
+                                          "3,3/3,3 2-1 s", "1,2,0/2,0,1 3-1 n",
+                                          "1,0,1,0,0,1/0,1,0,1,1,0 0-1 s"};
   std::vector<std::string> larger = small;
-  for (const char* s : {"3,3,3/3,3,3 0-0 s", "2,2,2,2/2,2,2,2 1-1 n", "1,0,3,1,2/2,1,0,3,1 2-4 s"}) larger.push_back(s);
+  for (const char* s : {"3,3,3/3,3,3 0-0 s", "2,2,2,2/2,2,2,2 1-1 n", "1,0,3,1,2/2,1,0,3,1 2-4 s",
+                        "2,0,1,1,0,2/1,2,0,1,1,0 1-0 n"})
+    larger.push_back(s);
   return {
       {"kalah", {.game = Game::Kalah}, {"kalah"}, larger},
       {"kalah_empty_capture", {.game = Game::Kalah, .empty_capture = true}, {"kalah", true}, larger},

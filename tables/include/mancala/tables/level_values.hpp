@@ -89,7 +89,28 @@ class LevelValues {
     stats.positions = index_.level_size(k);
     stats.passes = 1;
     std::vector<Value> level(stats.positions, kUnknown);
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, stats.positions), [&](const tbb::blocked_range<std::uint64_t>& r) {
+    if (m_ == 6)
+      scan_acyclic<6>(k, level);
+    else
+      scan_acyclic<0>(k, level);
+    levels_.push_back(std::move(level));
+    if (progress) progress(k, 1);
+    return stats;
+  }
+
+  // Width > 0: every board has Width pits a side, and the compiler is told so
+  // (the row loops, the sowing and the rank unroll).  Measured on a 15-seed
+  // Kalah 6-pit build, one thread: 2.62 s -> 2.28 s, byte-identical files.
+  template <int Width>
+  void assume_width(const Position& p) const {
+    if constexpr (Width > 0) {
+      if (p.m() != Width || index_.pits() != 2 * Width) __builtin_unreachable();
+    }
+  }
+
+  template <int Width>
+  void scan_acyclic(int k, std::vector<Value>& level) {
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, level.size()), [&](const tbb::blocked_range<std::uint64_t>& r) {
       Position p;
       p.pits_per_side = std::uint8_t(m_);
       // Stepping through the ranks instead of decoding each (unrank was 12%
@@ -97,15 +118,14 @@ class LevelValues {
       // 2.49 s on one thread).
       index_.unrank(r.begin(), k, p.pits.data());
       for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank, index_.next(p.pits.data()))
-        if (std::atomic_ref<Value>(level[rank]).load(std::memory_order_relaxed) == kUnknown) solve_acyclic(p, k, rank, level);
+        if (std::atomic_ref<Value>(level[rank]).load(std::memory_order_relaxed) == kUnknown) solve_acyclic<Width>(p, k, rank, level);
       if (counter_) counter_->fetch_add(r.size(), std::memory_order_relaxed);
     });
-    levels_.push_back(std::move(level));
-    if (progress) progress(k, 1);
-    return stats;
   }
 
+  template <int Width>
   Value solve_acyclic(const Position& p, int k, std::uint64_t rank, std::vector<Value>& level) {
+    assume_width<Width>(p);
     int best;
     if (R::is_terminal(p)) {
       best = p.mover_row_sum() - p.opponent_row_sum();
@@ -113,7 +133,9 @@ class LevelValues {
       best = -1000;
       for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
         Position c = p;
+        assume_width<Width>(c);
         const MoveResult res = R::play(c, std::countr_zero(rest));
+        assume_width<Width>(c);
         const int delta = res.extra_turn ? c.store_difference() : -c.store_difference();
         int v = 0;
         if (!res.game_over) {
@@ -123,7 +145,7 @@ class LevelValues {
             v = levels_[std::size_t(cs)][cr];
           } else {
             v = std::atomic_ref<Value>(level[cr]).load(std::memory_order_relaxed);
-            if (v == kUnknown) v = solve_acyclic(c, k, cr, level);
+            if (v == kUnknown) v = solve_acyclic<Width>(c, k, cr, level);
           }
         }
         best = std::max(best, res.extra_turn ? delta + v : delta - v);
