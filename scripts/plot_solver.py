@@ -6,7 +6,9 @@
                          girving_comparison.csv recorded at one commit (default:
                          the newest commit that has rows of ours for the board),
                          one panel per board; the peer's rows of that commit,
-                         or its newest earlier ones when none were re-run.
+                         or its newest earlier ones when none were re-run.  A
+                         setting run more than once is drawn once, as its run
+                         of median total time ("n=" gives the runs).
   solver_scaling.png     1 thread against 2 threads from solver_scaling.csv:
                          median seconds of each board and the speed-up.
 
@@ -31,9 +33,23 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
+def median_runs(rows):
+    """One row per setting (program, threads, command): the run of median
+    total time (the lower median for an even count), with "runs" added."""
+    settings = {}
+    for r in rows:
+        settings.setdefault((r["program"], r["threads"], r["command"]), []).append(r)
+    out = []
+    for runs in settings.values():
+        runs = sorted(runs, key=lambda r: float(r["total_seconds"]))
+        out.append(dict(runs[(len(runs) - 1) // 2], runs=len(runs)))
+    return out
+
+
 def girving_rows(rows, pits, seeds, commit):
     """Our rows of `commit` (or of the newest commit with rows of ours) for
-    the board, and the peer's rows of that commit or the newest before it."""
+    the board, and the peer's rows of that commit, or for a setting not run
+    at that commit its newest row before it."""
     board = [r for r in rows if r["pits"] == pits and r["seeds"] == seeds]
     ours_commits = [r["commit"] for r in board if r["program"] == "mancala"]
     if not ours_commits:
@@ -44,8 +60,16 @@ def girving_rows(rows, pits, seeds, commit):
     peer = {}
     for r in board[: last + 1]:
         if r["program"] != "mancala":
-            peer[r["table_seeds"], r["command"]] = r  # the newest of each setting
-    return chosen, ours, list(peer.values())
+            peer.setdefault(r["command"], []).append(r)
+    peer_rows = []
+    for runs in peer.values():
+        same = [r for r in runs if r["commit"].startswith(chosen)]
+        peer_rows += same or runs[-1:]
+    return chosen, median_runs(ours), median_runs(peer_rows)
+
+
+def runs_label(r):
+    return f"\nn={r['runs']}" if r["runs"] > 1 else ""
 
 
 def main():
@@ -72,10 +96,11 @@ def main():
         bars = []
         for r in sorted(peer, key=lambda r: float(r["total_seconds"]), reverse=True):
             tt = r["command"].split("-t ")[1].split()[0] if "-t " in r["command"] else "?"
-            bars.append((f"girving\n{r['table_seeds']}-seed\n-t {tt}", r, "tab:gray"))
+            bars.append((f"girving\n{r['table_seeds']}-seed\n-t {tt}{runs_label(r)}", r, "tab:gray"))
         for r in sorted(ours, key=lambda r: (int(r["threads"]), int(r["table_seeds"]))):
             tt = r["command"].split("--tt-mb ")[1].split()[0]
-            bars.append((f"ours {r['threads']} thr\n{r['table_seeds']}-seed\n{tt} MB", r, "tab:blue" if r["threads"] == "2" else "tab:cyan"))
+            bars.append((f"ours {r['threads']} thr\n{r['table_seeds']}-seed\n{tt} MB{runs_label(r)}", r,
+                         "tab:blue" if r["threads"] == "2" else "tab:cyan"))
         xs = range(len(bars))
         build = [float(r["table_seconds"]) for _, r, _ in bars]
         solve = [float(r["solve_seconds"]) for _, r, _ in bars]
