@@ -362,18 +362,21 @@ class Worker {
       int narrow = 0;
       if (behind && !c.exact && !c.extra) narrow = 8 * count_moves(R::legal_moves(c.pos));
       // Material: the seeds a move leaves on the mover's side against the
-      // opponent's, weighed at 4 per seed of difference (so it outweighs up
-      // to 3 seeds of gain), for a player behind in the stores and at nodes
-      // that are expected to fail low.  At the others it took the pit order's
+      // opponent's, weighed at 3 per seed of difference (so it can outweigh
+      // up to 2 seeds of gain), for a player behind in the stores and at
+      // nodes expected to fail low.  At the others it took the pit order's
       // place and cost up to twice the nodes on boards of 3 seeds a pit.
       // Measured on one thread (nodes, without -> with): Kalah(6,4) empty
-      // capture with 15-seed tables 31.2 M -> 27.1 M, Kalah(5,5) 50.7 M ->
-      // 41.8 M, BrainKing(5,4) 8.48 M -> 6.77 M, Kalah(4,6) empty capture
-      // 2.57 M -> 2.10 M, the `mancala bench` set 9.81 M -> 7.78 M (no case
-      // more), Congkak(7,4) 0.246 M -> 0.260 M.  At 8 per seed Kalah(6,4)
-      // took 78 M.
+      // capture with 15-seed tables 31.2 M -> 26.9 M, Kalah(5,6) empty
+      // capture with 25-seed tables and 1 GiB 146.2 M -> 44.2 M, Kalah(5,5)
+      // 50.7 M -> 42.3 M, BrainKing(5,4) 8.48 M -> 6.99 M, Kalah(4,6) empty
+      // capture 2.57 M -> 2.12 M, the `mancala bench` set 9.81 M -> 7.95 M
+      // (Kalah(5,3) 1.5% more, the other cases fewer), Congkak(7,4) 0.246 M
+      // -> 0.258 M.  Heavier weights for a player behind fall off a cliff:
+      // 4 took Kalah(5,6) to 55.8 M (Kalah(6,4) 27.1 M), 5 took Kalah(6,4)
+      // to 45 M, 6 to 58 M.
       int material = 0;
-      if (!c.exact && (behind || !expect_cut)) material = 4 * (2 * (c.extra ? c.pos.mover_row_sum() : c.pos.opponent_row_sum()) - c.seeds);
+      if (!c.exact && (behind || !expect_cut)) material = 3 * (2 * (c.extra ? c.pos.mover_row_sum() : c.pos.opponent_row_sum()) - c.seeds);
       c.order = c.exact ? (1 << 24) + c.exact_value * 64 + c.pit
                         : (c.pit == table_move ? 1 << 20 : 0) + (c.extra ? 1 << 16 : 0) + c.delta * 64 - narrow + material + c.pit;
     }
