@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "mancala/error.hpp"
 #include "mancala/notation.hpp"
 #include "mancala/solver/solver.hpp"
 #include "mancala/tables/level_values.hpp"
@@ -79,7 +80,7 @@ TEST_P(SolverVsOracle, OwareSearchWithoutLevelTables) {
   const Config& c = GetParam();
   if (c.rules.game != Game::Oware) GTEST_SKIP() << "only oware has cycles";
   for (int table_seeds : {0, 3}) {
-    solver::Solver solver(c.rules, {.threads = 1, .tt_megabytes = 16, .level_table_seeds = table_seeds});
+    solver::Solver solver(c.rules, {.threads = 1, .tt_megabytes = 16, .level_table_seeds = table_seeds, .oware_search_below_levels = true});
     for (const std::string& start : c.starts) {
       const Position s = parse_position(start);
       if (s.m() > 3 || s.board_seeds() > 6) continue;  // plain search of Oware is exponential
@@ -179,7 +180,8 @@ TEST(SolverDeterminism, OneThreadSearchesTheSameNodesEveryTime) {
 // Oware (which never deepens).
 TEST(SolverDeepening, RunsToItsDepthBeforeTheExactTests) {
   auto depths = [](const Ruleset& rules, const char* position, int deepening) {
-    solver::Solver solver(rules, {.threads = 1, .tt_megabytes = 4, .level_table_seeds = 0, .deepening_depth = deepening});
+    solver::Solver solver(rules, {.threads = 1, .tt_megabytes = 4, .level_table_seeds = 0, .deepening_depth = deepening,
+                                  .oware_search_below_levels = true});
     std::vector<int> seen;
     for (const solver::TestRecord& t : solver.solve(parse_position(position)).test_log)
       if (seen.empty() || seen.back() != t.depth) seen.push_back(t.depth);
@@ -188,6 +190,46 @@ TEST(SolverDeepening, RunsToItsDepthBeforeTheExactTests) {
   EXPECT_EQ(depths(Ruleset{}, "3,3,3,3/3,3,3,3 0-0 s", 9), (std::vector<int>{3, 6, 9, solver::kExactDepth}));
   EXPECT_EQ(depths(Ruleset{}, "3,3,3,3/3,3,3,3 0-0 s", 0), (std::vector<int>{solver::kExactDepth}));
   EXPECT_EQ(depths({.game = Game::Oware}, "2,2,2/2,2,2 0-0 s", 9), (std::vector<int>{solver::kExactDepth}));
+}
+
+// Oware's search above a level it lacks meets every cycle of that level and
+// can store none of their results: a 5-seed board took more than a minute
+// with --level-tables 0.  Fewer levels than fit in memory are refused, and
+// table files that stop below them are replaced by levels built in memory.
+TEST(OwareLevels, TooFewLevelsAreRefusedNotSearchedForHours) {
+  const Position p = parse_position("0,1,0,1/1,1,1,0 2-4 n");
+  const Ruleset oware{.game = Game::Oware};
+  for (int levels : {0, 1, 4}) {
+    solver::Solver solver(oware, {.threads = 1, .tt_megabytes = 4, .level_table_seeds = levels});
+    EXPECT_THROW(solver.solve(p), InputError) << levels << " levels";
+  }
+  solver::Solver enough(oware, {.threads = 1, .tt_megabytes = 4, .level_table_seeds = 5});
+  const solver::SolveResult r = enough.solve(p);
+  EXPECT_EQ(r.value, oracle::value({"oware"}, oracle::parse("0,1,0,1/1,1,1,0 2-4 n")));
+  EXPECT_LT(r.nodes, 10000u);
+}
+
+TEST(OwareLevels, TableFilesBelowTheRootAreReplacedByLevelsInMemory) {
+  const Ruleset oware{.game = Game::Oware};
+  const Position p = parse_position("0,1,0,1/1,1,1,0 2-4 n");
+  tables::LevelValues<OwareRules<GrandSlam::NoCapture>> two(4, 2);
+  while (two.built_seeds() < 2) two.build_next();
+  // The first two levels as the solver's endgame tables.
+  struct Levels final : solver::EndgameTables {
+    const tables::LevelValues<OwareRules<GrandSlam::NoCapture>>& v;
+    explicit Levels(const tables::LevelValues<OwareRules<GrandSlam::NoCapture>>& values) : v(values) {}
+    int max_seeds() const override { return v.built_seeds(); }
+    bool probe(const Position& q, int& value) const override {
+      if (q.board_seeds() > v.built_seeds()) return false;
+      value = v.value(q.pits.data(), q.board_seeds());
+      return true;
+    }
+  } files(two);
+  solver::Solver solver(oware, {.threads = 1, .tt_megabytes = 4, .tables = &files});
+  const solver::SolveResult r = solver.solve(p);
+  EXPECT_EQ(r.value, oracle::value({"oware"}, oracle::parse("0,1,0,1/1,1,1,0 2-4 n")));
+  EXPECT_EQ(r.level_tables, 5) << "the levels up to the root's are built in memory";
+  EXPECT_LT(r.nodes, 10000u);
 }
 
 TEST(OwareLevels, EveryBoardOfEveryLevelHasTheBruteForceValue) {

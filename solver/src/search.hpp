@@ -88,8 +88,21 @@ struct SharedState {
     }
   }
 
+  // The transposition-table key of p: its board's BoardIndex key, and for a
+  // Congkak root whose burnt holes differ between the two rows, which player
+  // is to move (see north_key_bit).
+  std::uint64_t key(const Position& p) const { return index.key(p.pits.data(), p.board_seeds()) | side_bit(p); }
+  std::uint64_t side_bit(const Position& p) const { return p.to_move == Side::North ? north_key_bit : 0; }
+
   TranspositionTable& tt;
   const tables::BoardIndex& index;
+  // Burnt holes never change within a round, so a search meets two
+  // mover-relative burnt masks, the root's and the other player's.  When
+  // they differ, one mover-relative board is two positions, told apart by
+  // this bit for North to move (board keys stay below it; Solver checks).
+  // 0 when the masks are equal (no burnt holes, or the same on both rows),
+  // so keys and node counts are those of a board without burnt holes.
+  std::uint64_t north_key_bit = 0;
   const EndgameTables* tables = nullptr;
   int table_seeds = -1;  // boards with up to this many seeds are in `tables`
   std::vector<const std::int8_t*> level_base;  // tables->level_values(root width, k), or empty
@@ -325,7 +338,7 @@ class Worker {
           table_value[n] = s_.level_base[std::size_t(c.seeds)] + rank;
           __builtin_prefetch(table_value[n]);
         } else {
-          c.key = s_.index.level_offset(c.seeds) + rank;
+          c.key = (s_.index.level_offset(c.seeds) + rank) | s_.side_bit(c.pos);
           if (c.seeds > s_.table_seeds) s_.tt.prefetch(c.key);
         }
       }
@@ -428,7 +441,7 @@ class Worker {
 // nothing, so the value never depends on the number of threads.
 template <class R, int Width>
 int search_root_with(SharedState& shared, const Position& p, int alpha, int beta, int depth) {
-  const std::uint64_t key = shared.index.key(p.pits.data(), p.board_seeds());
+  const std::uint64_t key = shared.key(p);
   if (shared.threads == 1) {
     Worker<R, Width> w(shared, nullptr);
     bool tainted = false;

@@ -56,8 +56,10 @@ struct Solver::Impl {
   Ruleset rules;
   SolveOptions options;
   TranspositionTable tt;
-  // The table's keys are only comparable for one ruleset and board width.
+  // The table's keys are only comparable for one ruleset, board width and
+  // set of burnt holes (South-relative mask; see SharedState::north_key_bit).
   int keyed_pits = -1;
+  std::uint32_t keyed_burnt = 0;
   std::optional<tables::BoardIndex> index;
   std::atomic<std::uint64_t>* live_nodes = nullptr;
   std::atomic<int> lower{0}, upper{0}, testing{0}, tests{0}, table_level{-1}, table_top{-1}, deepening{-1};
@@ -92,6 +94,59 @@ struct Solver::Impl {
       }
     }
     return *index;
+  }
+
+  // Clears the table when p's burnt holes are not those of the last solve,
+  // and returns the key bit for North to move (0 unless the two rows' burnt
+  // holes differ).
+  std::uint64_t north_key_bit_for(const Position& p) {
+    Position south = p;
+    if (south.to_move == Side::North) south.flip();
+    if (south.burnt != keyed_burnt) {
+      tt.clear();
+      keyed_burnt = south.burnt;
+    }
+    const std::uint32_t row = (1u << p.m()) - 1;
+    if ((south.burnt & row) == ((south.burnt >> p.m()) & row)) return 0;
+    constexpr std::uint64_t bit = std::uint64_t(1) << 63;
+    if (index->level_offset(index->max_seeds() + 1) > bit)
+      throw InputError("a board of " + std::to_string(p.m()) + " pits a side with " + std::to_string(p.board_seeds()) +
+                       " seeds and burnt holes is beyond the solver's 64-bit lossless keys");
+    return bit;
+  }
+
+  // The last level (all boards with up to that many seeds) that the
+  // automatic choice solves in memory before searching p, or -1 for none.
+  template <class R>
+  int automatic_level_top(const Position& p) const {
+    const int seeds = p.board_seeds();
+    const tables::BoardIndex& keys = *index;
+    const bool cycles = detail::Worker<R>::kCycles;
+    const std::uint64_t budget = cycles ? kOwareLevelBudget : kAcyclicLevelBudget;
+    int top = -1;
+    while (top < seeds && keys.level_offset(top + 2) <= budget && top < 127) ++top;
+    if (!cycles && top + kAcyclicMargin > seeds) top = -1;
+    return top;
+  }
+
+  // The same under SolveOptions::level_table_seeds.
+  template <class R>
+  int level_table_top(const Position& p) const {
+    const int seeds = p.board_seeds();
+    const bool cycles = detail::Worker<R>::kCycles;
+    const int top = automatic_level_top<R>(p);
+    if (options.level_table_seeds < 0) return top;
+    const int asked = std::min({options.level_table_seeds, seeds, 127});
+    // Oware's search above a level it does not have in memory meets every
+    // cycle of that level and stores nothing that met one: on a 5-seed
+    // board, 65 M nodes with 4 levels against 25 with 5.  So fewer levels
+    // than fit the budget are refused rather than run for hours.
+    if (cycles && asked < top && !options.oware_search_below_levels)
+      throw InputError("--level-tables " + std::to_string(options.level_table_seeds) +
+                       " leaves Oware boards of up to " + std::to_string(top) +
+                       " seeds to the search, which is exponential in their cycles; give at least " +
+                       std::to_string(top) + ", or -1 (automatic)");
+    return asked;
   }
 
   // The null-window test "is b >= gamma?" at `depth`, recorded in `log`.
@@ -165,7 +220,7 @@ struct Solver::Impl {
     // the first repeated position (endless play from there).
     std::vector<std::pair<std::uint64_t, Side>> seen;
     for (int ply = 0; ply < 200 && !R::is_terminal(p); ++ply) {
-      const std::pair<std::uint64_t, Side> here{shared.index.key(p.pits.data(), p.board_seeds()), p.to_move};
+      const std::pair<std::uint64_t, Side> here{shared.key(p), p.to_move};
       if (std::find(seen.begin(), seen.end(), here) != seen.end()) break;
       seen.push_back(here);
       bool found = false;
@@ -213,7 +268,17 @@ struct Solver::Impl {
   SolveResult solve(const Position& p) {
     const auto t0 = std::chrono::steady_clock::now();
     SharedState shared(tt, index_for(p), options.threads, options.parallel_marks_above_tables);
-    shared.use_tables(options.tables, p);
+    shared.north_key_bit = north_key_bit_for(p);
+    // Endgame tables, in files or in memory, hold the boards without burnt
+    // holes: a Congkak position with burnt holes is searched without them
+    // (its board alone would name a different position in them).
+    const EndgameTables* files = p.burnt ? nullptr : options.tables;
+    // Oware: files that stop below the levels that fit in memory would
+    // leave the search those levels' cycles; the levels are built instead.
+    if constexpr (detail::Worker<R>::kCycles) {
+      if (files && files->max_seeds() < std::min(p.board_seeds(), automatic_level_top<R>(p))) files = nullptr;
+    }
+    shared.use_tables(files, p);
     live_nodes = &shared.nodes;
     tests = 0;
     table_top = -1;
@@ -221,15 +286,8 @@ struct Solver::Impl {
     {
       tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::size_t(options.threads));
       std::optional<LevelValuesProbe<R>> probe;
-      if (!options.tables) {
-        const int seeds = p.board_seeds();
-        const tables::BoardIndex& keys = *index;
-        const bool cycles = detail::Worker<R>::kCycles;
-        const std::uint64_t budget = cycles ? kOwareLevelBudget : kAcyclicLevelBudget;
-        int top = -1;
-        while (top < seeds && keys.level_offset(top + 2) <= budget && top < 127) ++top;
-        if (!cycles && top + kAcyclicMargin > seeds) top = -1;
-        if (options.level_table_seeds >= 0) top = std::min({options.level_table_seeds, seeds, 127});
+      if (!files && !p.burnt) {
+        const int top = level_table_top<R>(p);
         if (top >= 0) {
           // Kept for the next solve of the same board width (analyze solves
           // every child, and a batch of positions shares one board); more
@@ -257,7 +315,7 @@ struct Solver::Impl {
       result.pv = principal_variation<R>(p, result.board_value, shared);
     }
     result.value = p.store_difference() + result.board_value;
-    result.level_tables = options.tables ? options.tables->max_seeds() : table_top.load();
+    result.level_tables = files ? files->max_seeds() : table_top.load();
     result.best_move = result.pv.empty() ? 0 : result.pv.front();
     result.nodes = shared.nodes.load();
     result.tests = tests.load();

@@ -71,7 +71,10 @@ struct SolveOptions {
   std::size_t tt_megabytes = 256;
   const EndgameTables* tables = nullptr;
   // Levels (all boards with up to this many seeds) solved by retrograde
-  // analysis in memory before the search and probed by it.  -1: automatic
+  // analysis in memory before the search and probed by it (never for a
+  // Congkak position with burnt holes: the levels, like the table files,
+  // hold boards without burnt holes, so such positions are searched alone).
+  // -1: automatic
   // (Oware: as many as fit 2^28 boards, since its search alone is exponential
   // in the cycles; the other rulesets: up to 2^25 boards, for roots with
   // enough seeds above them to pay for the build).
@@ -98,6 +101,10 @@ struct SolveOptions {
   // Kalah(4,6) empty capture 3.89 M -> 2.57 M; Kalah(6,3) 2.80 M -> 3.25 M.
   // Oware never deepens (see Solver::Impl::deepening_guess).
   int deepening_depth = 21;
+  // Oware: allow level_table_seeds below what the automatic choice builds
+  // (refused otherwise: the search above missing levels is exponential in
+  // their cycles).  For tests of the search's repetition rule on tiny boards.
+  bool oware_search_below_levels = false;
 };
 
 // One null-window test of the root: is the value >= `at_least`?  Values are
