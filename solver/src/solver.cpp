@@ -1,6 +1,6 @@
 #include "mancala/solver/solver.hpp"
 
-#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
 
 #include <chrono>
 #include <memory>
@@ -283,8 +283,11 @@ struct Solver::Impl {
     tests = 0;
     table_top = -1;
     SolveResult result;
-    {
-      tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::size_t(options.threads));
+    // The solve's own arena holds its threads (the level-table build and the
+    // searches run in it), so that two solvers, or a solve beside a table
+    // build, never clamp each other as a process-wide limit would.
+    tbb::task_arena arena(options.threads);
+    arena.execute([&] {
       std::optional<LevelValuesProbe<R>> probe;
       if (!files && !p.burnt) {
         const int top = level_table_top<R>(p);
@@ -313,7 +316,7 @@ struct Solver::Impl {
       }
       result.board_value = board_value<R>(p, shared, result.test_log);
       result.pv = principal_variation<R>(p, result.board_value, shared);
-    }
+    });
     result.value = p.store_difference() + result.board_value;
     result.level_tables = files ? files->max_seeds() : table_top.load();
     result.best_move = result.pv.empty() ? 0 : result.pv.front();
