@@ -13,6 +13,7 @@
 
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
+#include "mancala/valuation.hpp"
 #include "mancala/solver/solver.hpp"
 #include "mancala/solver/transposition_table.hpp"
 #include "mancala/tables/board_index.hpp"
@@ -151,7 +152,7 @@ class Worker {
         return 0;
       }
     }
-    if (R::is_terminal(p)) return p.mover_row_sum() - p.opponent_row_sum();
+    if (R::is_terminal(p)) return finished_board_value(p);
     if (ply >= kMaxPly)
       throw InputError("a line of play longer than " + std::to_string(kMaxPly) +
                        " plies without a repetition: this board is out of the search's reach without deeper endgame tables (mancala build, then --tables)");
@@ -195,7 +196,7 @@ class Worker {
       const Child& c = kids[seq[i]];
       Bounds cb{-c.seeds, c.seeds, -1};
       if (!s_.tt.probe(c.key, cb, child_depth)) continue;
-      const int at_least = c.extra ? c.delta + cb.lower : c.delta - cb.upper;
+      const int at_least = move_value(c.extra, c.delta, c.extra ? cb.lower : cb.upper);
       if (at_least >= hi_window) {
         s_.tt.store(key, at_least, b.upper, c.pit, 0, depth);
         return at_least;
@@ -329,7 +330,7 @@ class Worker {
       assume_width(c.pos);
       c.extra = r.extra_turn;
       c.game_over = r.game_over;
-      c.delta = (c.extra ? c.pos.store_difference() : -c.pos.store_difference()) - before;
+      c.delta = move_gain(c.pos, c.extra, before);
       table_value[n] = nullptr;
       if (!c.game_over) {
         c.seeds = c.pos.board_seeds();
@@ -358,7 +359,7 @@ class Worker {
       }
       if (tv != kNoTableValue) {
         c.exact = true;
-        c.exact_value = c.extra ? c.delta + tv : c.delta - tv;
+        c.exact_value = move_value(c.extra, c.delta, tv);
       }
       // Children of known value first, best first: they cost nothing and
       // may settle the node before any search.

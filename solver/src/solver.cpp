@@ -8,6 +8,7 @@
 
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
+#include "mancala/valuation.hpp"
 #include "mancala/solver/null_window_schedule.hpp"
 #include "mancala/tables/level_values.hpp"
 #include "search.hpp"
@@ -124,7 +125,7 @@ struct Solver::Impl {
     const bool cycles = detail::Worker<R>::kCycles;
     const std::uint64_t budget = cycles ? kOwareLevelBudget : kAcyclicLevelBudget;
     int top = -1;
-    while (top < seeds && keys.level_offset(top + 2) <= budget && top < 127) ++top;
+    while (top < seeds && keys.level_offset(top + 2) <= budget && top < tables::kMaxTableSeeds) ++top;
     if (!cycles && top + kAcyclicMargin > seeds) top = -1;
     return top;
   }
@@ -136,7 +137,7 @@ struct Solver::Impl {
     const bool cycles = detail::Worker<R>::kCycles;
     const int top = automatic_level_top<R>(p);
     if (options.level_table_seeds < 0) return top;
-    const int asked = std::min({options.level_table_seeds, seeds, 127});
+    const int asked = std::min({options.level_table_seeds, seeds, tables::kMaxTableSeeds});
     // Oware's search above a level it does not have in memory meets every
     // cycle of that level and stores nothing that met one: on a 5-seed
     // board, 65 M nodes with 4 levels against 25 with 5.  So fewer levels
@@ -194,7 +195,7 @@ struct Solver::Impl {
   // Exact board value of p by null-window tests (see NullWindowSchedule).
   template <class R>
   int board_value(const Position& p, SharedState& shared, std::vector<TestRecord>& log) {
-    if (R::is_terminal(p)) return p.mover_row_sum() - p.opponent_row_sum();
+    if (R::is_terminal(p)) return finished_board_value(p);
     // Values of acyclic rulesets have the parity of the seeds on the board
     // (every seed ends in one store or the other).
     const int guess = deepening_guess<R>(p, shared, log);
@@ -238,7 +239,7 @@ struct Solver::Impl {
         const int pit = order[k];
         Position c = p;
         const MoveResult r = R::play(c, pit);
-        const int delta = (r.extra_turn ? c.store_difference() : -c.store_difference()) - before;
+        const int delta = move_gain(c, r.extra_turn, before);
         // The move reaches `value` iff the child's board value is exactly:
         const int need = r.extra_turn ? value - delta : delta - value;
         bool ok;

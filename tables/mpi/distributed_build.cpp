@@ -358,7 +358,8 @@ std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::
                                                          DistributedProgress* progress, DistributedFigures* figures) {
   const int per_node = comm.node_size();
   on_root(comm, [&] {
-    if (max_seeds < 0 || max_seeds > 127) throw InputError("--max-seeds must be between 0 and 127");
+    if (max_seeds < 0 || max_seeds > tables::kMaxTableSeeds)
+      throw InputError("--max-seeds must be between 0 and " + std::to_string(tables::kMaxTableSeeds));
     if (pits_per_side < 1 || pits_per_side > kMaxPitsPerSide)
       throw InputError("pits per side must be between 1 and " + std::to_string(kMaxPitsPerSide));
     tables::prepare_build(dir, rules, pits_per_side, max_seeds,

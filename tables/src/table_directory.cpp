@@ -9,12 +9,10 @@
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
 #include "mancala/tables/level_values.hpp"
+#include "mancala/tables/value_encoding.hpp"
 
 namespace mancala::tables {
 
-namespace {
-constexpr int kMaxTableSeeds = 127;  // int8 values
-}
 
 TableDirectory::TableDirectory(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side)
     : dir_(dir), rules_(rules), m_(pits_per_side), index_(2 * pits_per_side, 0) {

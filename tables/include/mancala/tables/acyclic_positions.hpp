@@ -19,12 +19,11 @@
 #include <vector>
 
 #include "mancala/rules.hpp"
+#include "mancala/valuation.hpp"
 #include "mancala/tables/board_index.hpp"
+#include "mancala/tables/value_encoding.hpp"
 
 namespace mancala::tables {
-
-// The value of a position not yet computed, in a level being built.
-inline constexpr std::int8_t kUnknownValue = -128;
 
 // out[i] = board value of rank ranks[i] of level k.  lower(seeds) points at
 // the values of a lower level; level points at level k's values, where every
@@ -41,7 +40,7 @@ void solve_acyclic_positions(const BoardIndex& index, int m, int k, const Lower&
       index, m, k, [&](int seeds, std::uint64_t rank) -> int { return seeds < k ? lower(seeds)[rank] : level[rank]; }, ranks, out);
 }
 
-// The keys (remote_values.hpp: level << 57 | rank) of the successors of the
+// The keys (value_key(), value_encoding.hpp) of the successors of the
 // positions `ranks` of level k, in any order and with repeats, for which
 // want(seeds, rank) holds: what a process that holds only some values must
 // ask for before it can value these positions.  Moves that end the game
@@ -61,7 +60,7 @@ std::vector<std::uint64_t> successor_keys(const BoardIndex& index, int m, int k,
         if (R::play(c, std::countr_zero(rest)).game_over) continue;
         const int cs = c.board_seeds();
         const std::uint64_t cr = index.rank(c.pits.data(), cs);
-        if (want(cs, cr)) out.push_back(std::uint64_t(cs) << 57 | cr);
+        if (want(cs, cr)) out.push_back(value_key(cs, cr));
       }
     }
   });
@@ -83,13 +82,13 @@ void solve_acyclic_positions_with(const BoardIndex& index, int m, int k, const V
       index.unrank(ranks[i], k, p.pits.data());
       int best;
       if (R::is_terminal(p)) {
-        best = p.mover_row_sum() - p.opponent_row_sum();
+        best = finished_board_value(p);
       } else {
-        best = -1000;
+        best = kBelowEveryValue;
         for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
           Position c = p;
           const MoveResult res = R::play(c, std::countr_zero(rest));
-          const int delta = res.extra_turn ? c.store_difference() : -c.store_difference();
+          const int delta = move_gain(c, res.extra_turn, 0);
           int v = 0;
           if (!res.game_over) {
             const int cs = c.board_seeds();
@@ -99,7 +98,7 @@ void solve_acyclic_positions_with(const BoardIndex& index, int m, int k, const V
               throw std::logic_error("acyclic level " + std::to_string(k) + ": successor " + std::to_string(cr) + " of " +
                                      std::to_string(ranks[i]) + " is not known yet");
           }
-          best = std::max(best, res.extra_turn ? delta + v : delta - v);
+          best = std::max(best, move_value(res.extra_turn, delta, v));
         }
       }
       out[i] = std::int8_t(best);

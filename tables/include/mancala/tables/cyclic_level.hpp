@@ -51,6 +51,8 @@
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
 #include "mancala/tables/board_index.hpp"
+#include "mancala/tables/value_encoding.hpp"
+#include "mancala/valuation.hpp"
 
 namespace mancala::tables {
 
@@ -107,8 +109,8 @@ void for_each_in_level_predecessor(const Position& child, Visit&& visit) {
 // so that a predecessor update touches one cache line.
 namespace cyclic_detail {
 
-inline constexpr int kUnknown = -128;
-inline constexpr int kNoExit = -128;  // below every threshold test
+inline constexpr int kUnknown = kUnknownValue;
+inline constexpr int kNoExit = kUnknownValue;  // below every threshold test
 // cell = value | pending << 8 | best exit << 16, each a byte
 inline int cell_value(std::uint32_t c) { return int(std::int8_t(c & 0xff)); }
 inline int cell_pending(std::uint32_t c) { return int((c >> 8) & 0xff); }
@@ -145,13 +147,13 @@ std::uint64_t scan_exits(const BoardIndex& index, int m, int k, const Lower& low
         best[i] = kNoExit;
         in_level[i] = 0;
         if (R::is_terminal(p)) {
-          best[i] = p.mover_row_sum() - p.opponent_row_sum();
+          best[i] = finished_board_value(p);
           continue;
         }
         for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
           Position c = p;
           const MoveResult res = R::play(c, std::countr_zero(rest));
-          const int delta = -c.store_difference();  // Oware has no extra turns
+          const int delta = move_gain(c, false, 0);  // Oware has no extra turns
           if (res.game_over) {
             best[i] = std::max(best[i], delta);
           } else if (const int cs = c.board_seeds(); cs < k) {
@@ -240,7 +242,7 @@ std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int 
   using namespace cyclic_detail;
   using Rank = std::uint32_t;
   const std::uint64_t size = index.level_size(k);
-  if (size >= (std::uint64_t(1) << 32)) throw InputError("level " + std::to_string(k) + " has 2^32 positions or more");
+  require_32_bit_level(k, size);
   std::vector<std::uint32_t> cells(size);
   std::uint64_t reported = 0;
   auto report = [&](std::uint64_t n) {

@@ -27,6 +27,7 @@
 
 #include "mancala/error.hpp"
 #include "mancala/tables/cyclic_level.hpp"
+#include "mancala/tables/value_encoding.hpp"
 
 namespace mancala::tables {
 
@@ -44,8 +45,7 @@ class CyclicSlice {
 
   CyclicSlice(const BoardIndex& index, int m, int k, std::uint64_t lo, std::uint64_t hi)
       : index_(index), m_(m), k_(k), lo_(lo), hi_(hi), cells_(hi - lo) {
-    if (index.level_size(k) >= (std::uint64_t(1) << 32))
-      throw InputError("level " + std::to_string(k) + " has 2^32 positions or more");
+    require_32_bit_level(k, index.level_size(k));
   }
 
   std::uint64_t lo() const { return lo_; }

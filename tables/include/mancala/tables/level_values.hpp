@@ -29,6 +29,8 @@
 #include "mancala/rules.hpp"
 #include "mancala/tables/board_index.hpp"
 #include "mancala/tables/cyclic_level.hpp"
+#include "mancala/tables/value_encoding.hpp"
+#include "mancala/valuation.hpp"
 
 namespace mancala::tables {
 
@@ -42,10 +44,12 @@ struct LevelStats {
 template <class R>
 class LevelValues {
  public:
-  using Value = std::int8_t;  // |board value| <= seeds on the board <= 127
+  using Value = TableValue;
 
   LevelValues(int pits_per_side, int max_seeds) : m_(pits_per_side), index_(2 * pits_per_side, max_seeds) {
-    if (max_seeds > 127) throw InputError("level values are stored in 8 bits: at most 127 seeds, got " + std::to_string(max_seeds));
+    if (max_seeds > kMaxTableSeeds)
+      throw InputError("level values are stored in 8 bits: at most " + std::to_string(kMaxTableSeeds) + " seeds, got " +
+                       std::to_string(max_seeds));
   }
 
   int pits_per_side() const { return m_; }
@@ -77,8 +81,6 @@ class LevelValues {
   }
 
  private:
-  static constexpr Value kUnknown = -128;
-
   // One memoized depth-first pass; threads may compute a shared successor
   // twice, but always to the same value.
   LevelStats build_acyclic(const std::function<void(int, int)>& progress) {
@@ -88,7 +90,7 @@ class LevelValues {
     stats.seeds = k;
     stats.positions = index_.level_size(k);
     stats.passes = 1;
-    std::vector<Value> level(stats.positions, kUnknown);
+    std::vector<Value> level(stats.positions, kUnknownValue);
     if (m_ == 6)
       scan_acyclic<6>(k, level);
     else if (m_ == 5)
@@ -121,7 +123,7 @@ class LevelValues {
       // 2.49 s on one thread).
       index_.unrank(r.begin(), k, p.pits.data());
       for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank, index_.next(p.pits.data()))
-        if (std::atomic_ref<Value>(level[rank]).load(std::memory_order_relaxed) == kUnknown) solve_acyclic<Width>(p, k, rank, level);
+        if (std::atomic_ref<Value>(level[rank]).load(std::memory_order_relaxed) == kUnknownValue) solve_acyclic<Width>(p, k, rank, level);
       if (counter_) counter_->fetch_add(r.size(), std::memory_order_relaxed);
     });
   }
@@ -136,7 +138,7 @@ class LevelValues {
     assume_width<Width>(p);
     int best;
     if (R::is_terminal(p)) {
-      best = p.mover_row_sum() - p.opponent_row_sum();
+      best = finished_board_value(p);
     } else {
       constexpr int kMoves = Width > 0 ? Width : kMaxPitsPerSide;
       struct Successor {
@@ -160,7 +162,7 @@ class LevelValues {
         const MoveResult res = R::play(c.pos, std::countr_zero(rest));
         assume_width<Width>(c.pos);
         c.extra = res.extra_turn;
-        c.delta = res.extra_turn ? c.pos.store_difference() : -c.pos.store_difference();
+        c.delta = move_gain(c.pos, res.extra_turn, 0);
         c.value = nullptr;
         if (!res.game_over) {
           const int cs = c.pos.board_seeds();
@@ -169,15 +171,15 @@ class LevelValues {
           __builtin_prefetch(c.value);
         }
       }
-      best = -1000;
+      best = kBelowEveryValue;
       for (int i = 0; i < n; ++i) {
         const Successor& c = next[i];
         int v = 0;
         if (c.value) {
           v = std::atomic_ref<Value>(*c.value).load(std::memory_order_relaxed);
-          if (v == kUnknown) v = solve_acyclic<Width>(c.pos, k, c.rank, level);
+          if (v == kUnknownValue) v = solve_acyclic<Width>(c.pos, k, c.rank, level);
         }
-        best = std::max(best, c.extra ? c.delta + v : c.delta - v);
+        best = std::max(best, move_value(c.extra, c.delta, v));
       }
     }
     std::atomic_ref<Value>(level[rank]).store(Value(best), std::memory_order_relaxed);

@@ -22,6 +22,7 @@
 #include "mancala/error.hpp"
 #include "mancala/position.hpp"
 #include "mancala/tables/board_index.hpp"
+#include "mancala/tables/value_encoding.hpp"
 
 namespace mancala::tables {
 
@@ -40,7 +41,7 @@ class PhiBuckets {
   // The same for the ranks [lo, hi) of level k only (one process's slice).
   PhiBuckets(const BoardIndex& index, int m, int k, std::uint64_t first, std::uint64_t last)
       : max_phi_(k * m), offsets_(std::size_t(k * m) + 2, 0) {
-    if (index.level_size(k) >= (std::uint64_t(1) << 32)) throw InputError("level " + std::to_string(k) + " has 2^32 positions or more");
+    require_32_bit_level(k, index.level_size(k));
     if (first > last || last > index.level_size(k)) throw std::logic_error("PhiBuckets: bad range");
     const std::uint64_t size = last - first;
     const std::size_t buckets = std::size_t(max_phi_) + 1;

@@ -31,11 +31,6 @@
 
 namespace mancala::tables {
 
-inline constexpr int kKeyLevelShift = 57;  // 7 bits of level (<= 127 seeds), 57 of rank
-
-inline std::uint64_t value_key(int seeds, std::uint64_t rank) { return std::uint64_t(seeds) << kKeyLevelShift | rank; }
-inline int key_seeds(std::uint64_t key) { return int(key >> kKeyLevelShift); }
-inline std::uint64_t key_rank(std::uint64_t key) { return key & ((std::uint64_t(1) << kKeyLevelShift) - 1); }
 
 // The slice (process) that owns rank `rank` of a level of `size` positions
 // split into `parts` slices: the r with slice_begin(r) <= rank < slice_begin(r+1).
