@@ -679,10 +679,11 @@ std::vector<UserErrorCase> user_error_cases() {
       {"SolveDeepeningTooDeep", {"solve", "--pits", "2", "--seeds", "1", "--deepening", "255"}, {"--deepening", "254"}},
 
       // --- positions beyond the solver's reach
-      // Oware 6x4 above only 8 levels of tables meets a line of 2000 plies
-      // without a repetition within a second: refused, never guessed.
+      // Oware 6x4 above only 8 levels of tables would meet the cycles of
+      // levels 9..20 (and a line of 2000 plies within a second): refused
+      // before any search, never guessed.
       {"OwareLineBeyondSearchReach", {"solve", "--game", "oware", "--pits", "6", "--seeds", "4", "--level-tables", "8", "--quiet"},
-       {"2000 plies", "endgame tables"}},
+       {"--level-tables 8", "exponential", "at least 20"}},
 
       // --- batch: its own options (manifest line errors: tests/batch_test.sh)
       {"BatchWithoutManifest", {"batch"}, {"--manifest"}},

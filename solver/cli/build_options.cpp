@@ -22,6 +22,7 @@ BuildOptions read_build_options(const po::variables_map& vm) {
   if (o.threads < 0 || o.threads > 1024) throw InputError("--threads must be between 0 and 1024");
   o.max_seeds = vm["max-seeds"].as<int>();
   o.out = vm["out"].as<std::string>();
+  if (o.out.empty()) throw InputError("--out must name the table directory, it is empty");
   o.quiet = vm["quiet"].as<bool>();
   o.json = vm["json"].as<bool>();
   return o;

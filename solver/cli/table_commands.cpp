@@ -9,6 +9,7 @@
 #include "mancala/engine.hpp"
 #include "mancala/error.hpp"
 #include "mancala/notation.hpp"
+#include "mancala/valuation.hpp"
 #include "mancala/solver/directory_tables.hpp"
 #include "mancala/tables/table_check.hpp"
 #include "progress.hpp"
@@ -21,6 +22,14 @@ std::string seconds_text(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f s", s);
   return buf;
+}
+
+// A problem as one line (a path or a digest read from a file may hold any
+// byte), as main() does for errors.
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (const unsigned char c : text) out += (c < 0x20 || c == 0x7f) ? '?' : char(c);
+  return out;
 }
 }  // namespace
 
@@ -75,6 +84,11 @@ int cmd_probe(const Args& args) {
   po::variables_map vm;
   if (!parse_args("probe", "--tables DIR --position P [--game G] [ruleset options] [--json]", desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
+  // The tables hold boards without burnt holes (a Congkak round's start):
+  // the rank of a board with some would name another board's value.
+  if (g.position.burnt)
+    throw InputError("the tables cover only positions without burnt holes, and this one has some ('x'); "
+                     "mancala solve values it without probing");
   const solver::DirectoryTables tables(vm["tables"].as<std::string>(), g.rules, g.position.m());
   const Position& p = g.position;
   if (p.board_seeds() > tables.max_seeds())
@@ -91,8 +105,7 @@ int cmd_probe(const Args& args) {
     const MoveResult r = apply_move(g.rules, c, pit);
     int cv = 0;
     if (!r.game_over) tables.probe(c, cv);
-    const int delta = (r.extra_turn ? c.store_difference() : -c.store_difference()) - before;
-    const int mv = before + delta + (r.extra_turn ? cv : -cv);
+    const int mv = before + move_value(r.extra_turn, move_gain(c, r.extra_turn, before), cv);
     moves.push_back({{"move", pit}, {"value", mv}});
     if (!best_move && mv == before + board_value) best_move = pit;
   }
@@ -115,26 +128,38 @@ int cmd_verify(const Args& args) {
   po::variables_map vm;
   if (!parse_args("verify", "DIR [--json]", desc, args, vm, &pos)) return 0;
   const std::string dir = vm["dir"].as<std::string>();
-  const tables::DirectoryInfo info = tables::describe_directory(dir);
+  // Exit status: 2 when the command was misused (an unknown option, no DIR,
+  // DIR not a directory: InputError from here on), 1 when the tables are bad
+  // (every TableError is a problem of the verdict), 0 when they are sound.
+  int top = -1;  // for the progress line
+  try {
+    top = tables::scan_level_files(dir).top;
+  } catch (const tables::TableError&) {  // check_tables reports it
+  }
   std::atomic<int> level{0};
   const auto t0 = std::chrono::steady_clock::now();
-  std::string failure;
+  tables::TableCheck check;
   {
     ProgressLine progress(ProgressLine::wanted(vm["quiet"].as<bool>()), [&](double t) {
-      return "verify: level " + std::to_string(level.load()) + " of " + std::to_string(info.max_seeds) + ", " + seconds_text(t);
+      return "verify: level " + std::to_string(level.load()) + " of " + std::to_string(top) + ", " + seconds_text(t);
     });
-    try {
-      tables::verify_tables(dir, [&](int k) { level = k; });
-    } catch (const InputError& e) {
-      failure = e.what();
-    }
+    check = tables::check_tables(dir, [&](int k) { level = k; });
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!failure.empty()) {
-    if (vm["json"].as<bool>()) print_json({{"ok", false}, {"error", failure}});
-    std::cerr << "mancala: verify failed: " << failure << "\n";
+  if (!check.problems.empty()) {
+    if (vm["json"].as<bool>()) {
+      nlohmann::json verdict{{"ok", false}, {"problems", check.problems}, {"error", check.problems.front()}, {"seconds", seconds}};
+      if (check.info) {
+        verdict["ruleset"] = check.info->rules.digest();
+        verdict["pits_per_side"] = check.info->pits_per_side;
+        verdict["max_seeds"] = check.info->max_seeds;
+      }
+      print_json(verdict);
+    }
+    for (const std::string& problem : check.problems) std::cerr << "mancala: verify failed: " << one_line(problem) << "\n";
     return 1;
   }
+  const tables::DirectoryInfo& info = *check.info;
   if (vm["json"].as<bool>()) {
     print_json({{"ok", true}, {"ruleset", info.rules.digest()}, {"pits_per_side", info.pits_per_side},
                 {"max_seeds", info.max_seeds}, {"seconds", seconds}});

@@ -294,7 +294,7 @@ std::vector<tables::BuiltLevel> build_with(Comm& comm, const std::filesystem::pa
     std::optional<tables::MappedLevel> existing;
     std::string reused = "0";
     on_root(comm, [&] {
-      if (!std::filesystem::exists(file)) return;
+      if (!tables::level_file_exists(file)) return;
       existing.emplace(file, rules, m, k);
       reused = "1";
     });
@@ -357,13 +357,14 @@ std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::
                                                          const Ruleset& rules, int pits_per_side, int max_seeds,
                                                          DistributedProgress* progress, DistributedFigures* figures) {
   const int per_node = comm.node_size();
+  tables::BuildLock lock;  // rank 0's, held until the last level is written
   on_root(comm, [&] {
     if (max_seeds < 0 || max_seeds > tables::kMaxTableSeeds)
       throw InputError("--max-seeds must be between 0 and " + std::to_string(tables::kMaxTableSeeds));
     if (pits_per_side < 1 || pits_per_side > kMaxPitsPerSide)
       throw InputError("pits per side must be between 1 and " + std::to_string(kMaxPitsPerSide));
-    tables::prepare_build(dir, rules, pits_per_side, max_seeds,
-                          distributed_memory_estimate(rules, pits_per_side, max_seeds, comm.size()), per_node);
+    lock = tables::prepare_build(dir, rules, pits_per_side, max_seeds,
+                                 distributed_memory_estimate(rules, pits_per_side, max_seeds, comm.size()), per_node);
   });
   if (progress) progress->positions_total = tables::BoardIndex(2 * pits_per_side, max_seeds).level_offset(max_seeds + 1);
   return dispatch(rules, [&](auto R) { return build_with<decltype(R)>(comm, dir, rules, pits_per_side, max_seeds, progress, figures); });

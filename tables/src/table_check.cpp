@@ -1,5 +1,9 @@
 #include "mancala/tables/table_check.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -7,21 +11,24 @@
 #include <array>
 #include <atomic>
 #include <bit>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <map>
-#include <sstream>
+#include <memory>
 #include <mutex>
+#include <optional>
+#include <sstream>
 
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
+#include "mancala/valuation.hpp"
 
 namespace mancala::tables {
 
 DirectoryInfo describe_directory(const std::filesystem::path& dir) {
-  if (!std::filesystem::is_directory(dir)) throw InputError("table directory " + dir.string() + " does not exist");
-  const std::filesystem::path first = level_path(dir, 0);
-  if (!std::filesystem::exists(first)) throw InputError("table directory " + dir.string() + " holds no level 0 file");
-  const TableHeader h = read_header(first);
+  const LevelFiles files = scan_level_files(dir);
+  if (const std::string problem = level_files_problem(dir, files); !problem.empty()) throw TableError(problem);
+  const TableHeader h = read_header(level_path(dir, 0));  // its digest is a known ruleset's (read_header checks)
   DirectoryInfo info{parse_digest(h.digest), h.pits_per_side, -1};
   info.max_seeds = TableDirectory(dir, info.rules, info.pits_per_side).max_seeds();
   return info;
@@ -29,20 +36,16 @@ DirectoryInfo describe_directory(const std::filesystem::path& dir) {
 
 namespace {
 
-// Bellman re-derivation: every value must be the best over its moves of the
-// store gain plus the child's value (sign by whose turn it is), with the
-// children read from the files themselves.  Children are looked up a batch
-// at a time after prefetching: at large levels each lookup misses the cache.
+// Bellman re-derivation of level k: every value must be the best over its
+// moves of the store gain plus the child's value (sign by whose turn it is),
+// with the children read from the files themselves (levels 0..k, all
+// validated).  Children are looked up a batch at a time after prefetching:
+// at large levels each lookup misses the cache.  Returns the problem, or "".
 template <class R>
-void verify_with(const std::filesystem::path& dir, const DirectoryInfo& info, const std::function<void(int)>& progress) {
-  const TableDirectory tables(dir, info.rules, info.pits_per_side);
-  const BoardIndex index(2 * info.pits_per_side, info.max_seeds);
-  std::vector<const std::int8_t*> level_values;
+std::string verify_level(const std::filesystem::path& dir, const DirectoryInfo& info, const BoardIndex& index,
+                         const std::vector<const std::int8_t*>& level_values, const MappedLevel& level, int k) {
   constexpr std::uint64_t kBatch = 64;
-  for (int k = 0; k <= info.max_seeds; ++k) {
-    if (progress) progress(k);
-    const MappedLevel& level = tables.level(k);  // header, size and checksum
-    level_values.push_back(level.values());
+  {
     std::atomic<std::uint64_t> first_bad{~std::uint64_t(0)};
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, level.size(), kBatch), [&](const tbb::blocked_range<std::uint64_t>& r) {
       struct Child {
@@ -62,14 +65,14 @@ void verify_with(const std::filesystem::path& dir, const DirectoryInfo& info, co
         for (std::uint64_t rank = first; rank != last; ++rank, index.next(p.pits.data())) {
           const std::size_t i = std::size_t(rank - first);
           if (R::is_terminal(p)) {
-            expect[i] = p.mover_row_sum() - p.opponent_row_sum();
+            expect[i] = finished_board_value(p);
             continue;
           }
-          expect[i] = -1000;
+          expect[i] = kBelowEveryValue;
           for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
             Position c = p;
             const MoveResult res = R::play(c, std::countr_zero(rest));
-            const int delta = res.extra_turn ? c.store_difference() : -c.store_difference();
+            const int delta = move_gain(c, res.extra_turn, 0);
             const std::int8_t* v = nullptr;
             if (!res.game_over) {
               const int cs = c.board_seeds();
@@ -81,7 +84,7 @@ void verify_with(const std::filesystem::path& dir, const DirectoryInfo& info, co
         }
         for (const Child& c : children) {
           const int v = c.value ? int(*c.value) : 0;
-          expect[c.position] = std::max(expect[c.position], c.same_mover ? c.delta + v : c.delta - v);
+          expect[c.position] = std::max(expect[c.position], move_value(c.same_mover, c.delta, v));
         }
         for (std::uint64_t rank = first; rank != last; ++rank) {
           if (expect[std::size_t(rank - first)] == level.values()[rank]) continue;
@@ -92,24 +95,102 @@ void verify_with(const std::filesystem::path& dir, const DirectoryInfo& info, co
       }
     });
     if (first_bad.load() != ~std::uint64_t(0))
-      throw InputError("table file " + level_path(dir, k).string() + ": level " + std::to_string(k) +
-                       " position " + std::to_string(first_bad.load()) + " does not follow from its successors");
+      return "table file " + level_path(dir, k).string() + ": level " + std::to_string(k) + " position " +
+             std::to_string(first_bad.load()) + " does not follow from its successors";
   }
+  return "";
 }
 
 }  // namespace
 
+TableCheck check_tables(const std::filesystem::path& dir, const std::function<void(int)>& progress) {
+  TableCheck out;
+  LevelFiles files;
+  try {
+    files = scan_level_files(dir);  // an InputError (not a directory) is the caller's: a misused command
+  } catch (const TableError& e) {
+    out.problems.push_back(e.what());
+    return out;
+  }
+  if (const std::string problem = level_files_problem(dir, files); !problem.empty()) out.problems.push_back(problem);
+  if (files.top < 0) return out;
+  try {
+    const TableHeader h = read_header(level_path(dir, 0));
+    out.info = DirectoryInfo{parse_digest(h.digest), h.pits_per_side, files.top};
+  } catch (const TableError& e) {
+    out.problems.push_back(e.what());
+    return out;
+  }
+  const DirectoryInfo& info = *out.info;
+  // Every file is read in full (header against level 0's, size, payload
+  // hash), each problem reported; a level's values are re-derived as long as
+  // it and every level below it are sound files.
+  std::vector<std::unique_ptr<MappedLevel>> levels;
+  std::vector<const std::int8_t*> level_values;
+  bool sound = true;
+  dispatch(info.rules, [&](auto R) {
+    for (int k = 0; k <= info.max_seeds; ++k) {
+      if (progress) progress(k);
+      try {
+        levels.push_back(std::make_unique<MappedLevel>(level_path(dir, k), info.rules, info.pits_per_side, k));
+        level_values.push_back(levels.back()->values());
+      } catch (const TableError& e) {
+        out.problems.push_back(e.what());
+        sound = false;
+      }
+      if (!sound) continue;
+      // Indexed up to level k only once the files of 0..k are sound: a count
+      // of files alone (forged headers) could ask for an index that does not
+      // fit in 64 bits, whereas sound files bound it by their own sizes.
+      const BoardIndex index(2 * info.pits_per_side, k);
+      if (std::string problem = verify_level<decltype(R)>(dir, info, index, level_values, *levels.back(), k); !problem.empty())
+        out.problems.push_back(std::move(problem));
+    }
+  });
+  return out;
+}
+
 void verify_tables(const std::filesystem::path& dir, const std::function<void(int)>& progress) {
-  const DirectoryInfo info = describe_directory(dir);
-  dispatch(info.rules, [&](auto R) { verify_with<decltype(R)>(dir, info, progress); });
+  const TableCheck check = check_tables(dir, progress);
+  if (!check.problems.empty()) throw TableError(check.problems.front());
 }
 
 namespace {
 
+// The text of build_times.csv ("" when there is none).  open(2) with
+// O_NONBLOCK and a check of what was opened: a FIFO in its place would block
+// an ifstream forever.
+std::string build_times_text(const std::filesystem::path& dir) {
+  const std::filesystem::path file = dir / "build_times.csv";
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return "";
+    throw TableError("cannot read " + file.string() + ": " + std::strerror(errno));
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw TableError(file.string() + " is not a regular file");
+  }
+  std::string text;
+  char buf[65536];
+  for (ssize_t got; (got = ::read(fd, buf, sizeof buf)) != 0;) {
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      const int e = errno;
+      ::close(fd);
+      throw TableError("cannot read " + file.string() + ": " + std::strerror(e));
+    }
+    text.append(buf, std::size_t(got));
+  }
+  ::close(fd);
+  return text;
+}
+
 // Level -> seconds, from rows "digest,pits,level,positions,seconds,passes".
 std::map<int, double> recorded_build_times(const std::filesystem::path& dir, const DirectoryInfo& info) {
   std::map<int, double> out;
-  std::ifstream in(dir / "build_times.csv");
+  std::istringstream in(build_times_text(dir));
   const std::string prefix = info.rules.digest() + "," + std::to_string(info.pits_per_side) + ",";
   for (std::string line; std::getline(in, line);) {
     if (line.rfind(prefix, 0) != 0) continue;

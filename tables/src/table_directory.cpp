@@ -1,10 +1,17 @@
 #include "mancala/tables/table_directory.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
-#include <fstream>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+#include <utility>
 
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
@@ -13,21 +20,61 @@
 
 namespace mancala::tables {
 
+void require_table_directory(const std::filesystem::path& dir) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(dir, ec);
+  if (st.type() == std::filesystem::file_type::not_found) throw InputError("table directory " + dir.string() + " does not exist");
+  if (ec) throw InputError("table directory " + dir.string() + ": cannot access: " + ec.message());
+  if (st.type() != std::filesystem::file_type::directory)
+    throw InputError("table directory " + dir.string() + " is not a directory");
+}
+
+LevelFiles scan_level_files(const std::filesystem::path& dir) {
+  require_table_directory(dir);
+  LevelFiles files;
+  while (files.top < kMaxTableSeeds && level_file_exists(level_path(dir, files.top + 1))) ++files.top;
+  // Any level file past the first missing one: the directory's names, not a
+  // probe of every level, so that a file far above the gap is seen too.
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() < 11 || name.rfind("level_", 0) != 0 || name.substr(name.size() - 4) != ".mtb") continue;
+    const std::string digits = name.substr(6, name.size() - 10);
+    if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const int k = std::stoi(digits);
+    if (level_path(dir, k).filename() != name || k <= files.top + 1) continue;  // not a level's own name, or below the gap
+    if (files.above < 0 || k < files.above) files.above = k;
+  }
+  if (ec) throw TableError("table directory " + dir.string() + ": cannot list: " + ec.message());
+  return files;
+}
+
+std::string level_files_problem(const std::filesystem::path& dir, const LevelFiles& files) {
+  const std::string missing = level_path(dir, files.top + 1).filename().string();
+  if (files.above >= 0)
+    return "table directory " + dir.string() + " lacks " + missing + " but holds " +
+           level_path(dir, files.above).filename().string() + ": the levels above the gap cannot be used";
+  if (files.top < 0) return "table directory " + dir.string() + " holds no level files (no " + missing + ")";
+  return "";
+}
 
 TableDirectory::TableDirectory(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side)
     : dir_(dir), rules_(rules), m_(pits_per_side), index_(2 * pits_per_side, 0) {
-  if (!std::filesystem::is_directory(dir)) throw InputError("table directory " + dir.string() + " does not exist");
-  while (max_seeds_ < kMaxTableSeeds && std::filesystem::exists(level_path(dir, max_seeds_ + 1))) {
-    const TableHeader h = read_header(level_path(dir, max_seeds_ + 1));
+  const LevelFiles files = scan_level_files(dir);
+  if (const std::string problem = level_files_problem(dir, files); !problem.empty()) throw TableError(problem);
+  for (int k = 0; k <= files.top; ++k) {
+    const TableHeader h = read_header(level_path(dir, k));
     if (h.digest != rules.digest())
-      throw InputError("table directory " + dir.string() + " was built for ruleset '" + h.digest + "', not '" +
-                       rules.digest() + "'");
+      throw TableError("table directory " + dir.string() + " was built for ruleset '" + h.digest + "', not '" +
+                       rules.digest() + "' (" + level_path(dir, k).filename().string() + ")");
     if (h.pits_per_side != pits_per_side)
-      throw InputError("table directory " + dir.string() + " was built for " + std::to_string(h.pits_per_side) +
-                       " pits a side, not " + std::to_string(pits_per_side));
-    ++max_seeds_;
+      throw TableError("table directory " + dir.string() + " was built for " + std::to_string(h.pits_per_side) +
+                       " pits a side, not " + std::to_string(pits_per_side) + " (" + level_path(dir, k).filename().string() + ")");
+    if (h.seeds != k)
+      throw TableError("table file " + level_path(dir, k).string() + ": holds level " + std::to_string(h.seeds) + ", not " +
+                       std::to_string(k));
   }
-  if (max_seeds_ < 0) throw InputError("table directory " + dir.string() + " holds no level files");
+  max_seeds_ = files.top;
   index_ = BoardIndex(2 * pits_per_side, max_seeds_);
   levels_.resize(std::size_t(max_seeds_) + 1);
   for (int k = 0; k <= max_seeds_; ++k) opened_.push_back(std::make_unique<std::once_flag>());
@@ -64,7 +111,7 @@ std::vector<BuiltLevel> build_with(const std::filesystem::path& dir, const Rules
     const std::uint64_t size = levels.index().level_size(k);
     if (progress) progress->level = k;
     const std::filesystem::path file = level_path(dir, k);
-    if (std::filesystem::exists(file)) {
+    if (level_file_exists(file)) {
       // Resume: a complete file is reused; a corrupt one is an error, not
       // something to overwrite silently.
       const MappedLevel existing(file, rules, m, k);
@@ -88,32 +135,121 @@ std::vector<BuiltLevel> build_with(const std::filesystem::path& dir, const Rules
 
 }  // namespace
 
-void prepare_build(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int max_seeds,
-                   std::uint64_t memory_per_process, int processes_per_node) {
+namespace {
+
+// "12345678 bytes (11.77 MiB)": exact, so that a refusal's two figures can
+// be compared, with MiB for the reader.
+std::string bytes_text(std::uint64_t bytes) {
+  char mib[32];
+  std::snprintf(mib, sizeof mib, "%.2f", double(bytes) / double(1 << 20));
+  return std::to_string(bytes) + " bytes (" + mib + " MiB)";
+}
+
+// The directory itself when it exists, else its nearest existing ancestor:
+// where the files will go, for statvfs, before anything is created.
+std::filesystem::path existing_ancestor(std::filesystem::path dir) {
+  for (;;) {
+    std::error_code ec;
+    if (dir.empty()) return ".";
+    if (std::filesystem::exists(dir, ec) || !dir.has_relative_path()) return dir;
+    dir = dir.parent_path();
+  }
+}
+
+}  // namespace
+
+BuildLock::BuildLock(const std::filesystem::path& dir) {
+  const std::filesystem::path file = dir / "build.lock";
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd_ < 0) throw InputError("cannot open the lock file " + file.string() + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd_);
+    fd_ = -1;
+    throw InputError("the lock file " + file.string() + " is not a regular file");
+  }
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int e = errno;
+    ::close(fd_);
+    fd_ = -1;
+    if (e == EWOULDBLOCK)
+      throw InputError("table directory " + dir.string() + " is being built by another process (it holds " + file.string() +
+                       "); wait for that build to end, or build into another directory");
+    throw InputError("cannot lock " + file.string() + ": " + std::strerror(e));
+  }
+}
+
+BuildLock::BuildLock(BuildLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+
+BuildLock& BuildLock::operator=(BuildLock&& other) noexcept {
+  std::swap(fd_, other.fd_);
+  return *this;
+}
+
+BuildLock::~BuildLock() {
+  if (fd_ >= 0) ::close(fd_);  // releases the lock
+}
+
+BuildLock prepare_build(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int max_seeds,
+                        std::uint64_t memory_per_process, int processes_per_node) {
   if (max_seeds < 0 || max_seeds > kMaxTableSeeds)
     throw InputError("--max-seeds must be between 0 and " + std::to_string(kMaxTableSeeds));
   if (pits_per_side < 1 || pits_per_side > kMaxPitsPerSide)
     throw InputError("pits per side must be between 1 and " + std::to_string(kMaxPitsPerSide));
+  if (dir.empty()) throw InputError("the table directory (--out) is empty");
   const BoardIndex index(2 * pits_per_side, max_seeds);
-  (void)rules;
-  // Refuse up front what cannot finish: memory and disk.
+  // Refuse up front what cannot finish: memory and disk, before anything is
+  // created (a refused build leaves no directory behind).
   const std::uint64_t memory = memory_per_process * std::uint64_t(std::max(1, processes_per_node));
   const std::uint64_t physical = std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGE_SIZE));
   if (memory > physical)
-    throw InputError("the build needs about " + std::to_string(memory >> 20) + " MiB of memory, the machine has " +
-                     std::to_string(physical >> 20) + " MiB");
-  std::filesystem::create_directories(dir);
+    throw InputError("the build needs about " + bytes_text(memory) + " of memory, the machine has " + bytes_text(physical));
+  std::error_code ec;
+  const auto st = std::filesystem::status(dir, ec);
+  const bool exists = st.type() != std::filesystem::file_type::not_found;
+  if (exists && ec) throw InputError("table directory " + dir.string() + ": cannot access: " + ec.message());
+  if (exists && st.type() != std::filesystem::file_type::directory)
+    throw InputError("table directory " + dir.string() + " is not a directory");
+  // Disk: the levels not there yet (a resumed build reuses the others), each
+  // file rounded up to the file system's blocks, and build_times.csv.
+  const std::filesystem::path where = existing_ancestor(dir);
   struct statvfs fs {};
-  const std::uint64_t disk = index.level_offset(max_seeds + 1) + std::uint64_t(max_seeds + 1) * 4096;
-  if (statvfs(dir.c_str(), &fs) == 0 && std::uint64_t(fs.f_bavail) * fs.f_frsize < disk)
-    throw InputError("the tables need about " + std::to_string(disk >> 20) + " MiB of disk, " + dir.string() + " has " +
-                     std::to_string((std::uint64_t(fs.f_bavail) * fs.f_frsize) >> 20) + " MiB free");
+  if (::statvfs(where.c_str(), &fs) == 0 && fs.f_blocks > 0) {  // procfs and such have no blocks to count
+    const std::uint64_t block = std::max<std::uint64_t>({fs.f_bsize, fs.f_frsize, 512});
+    const std::uint64_t header = 68 + rules.digest().size();  // table_file.hpp: 64 + L bytes, then the CRC
+    std::uint64_t disk = block;
+    for (int k = 0; k <= max_seeds; ++k)
+      if (!exists || !level_file_exists(level_path(dir, k))) disk += (header + index.level_size(k) + block - 1) / block * block;
+    const std::uint64_t free = std::uint64_t(fs.f_bavail) * fs.f_frsize;
+    if (free < disk)
+      throw InputError("the tables need " + bytes_text(disk) + " of disk, " + where.string() + " has " + bytes_text(free) +
+                       " free");
+  }
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError("cannot create table directory " + dir.string() + ": " + ec.message());
+  return BuildLock(dir);
 }
 
 void append_build_time(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
                        std::uint64_t positions, double seconds, int passes) {
-  std::ofstream times(dir / "build_times.csv", std::ios::app);
-  times << rules.digest() << "," << pits_per_side << "," << seeds << "," << positions << "," << seconds << "," << passes << "\n";
+  // open(2) with O_NONBLOCK and a check of what was opened: a FIFO in place
+  // of the file would block an ofstream forever, a directory fail silently.
+  const std::filesystem::path file = dir / "build_times.csv";
+  const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+  if (fd < 0 && errno == ENXIO) throw InputError(file.string() + " is not a regular file");  // a FIFO without a reader
+  if (fd < 0) throw InputError("cannot append to " + file.string() + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw InputError(file.string() + " is not a regular file");
+  }
+  std::ostringstream row;  // the formatting of the std::ofstream this replaced
+  row << rules.digest() << "," << pits_per_side << "," << seeds << "," << positions << "," << seconds << "," << passes << "\n";
+  const std::string text = row.str();
+  const bool ok = ::write(fd, text.data(), text.size()) == ssize_t(text.size());
+  const int e = errno;
+  ::close(fd);
+  if (!ok) throw InputError("cannot append to " + file.string() + ": " + std::strerror(e));
 }
 
 std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
@@ -122,7 +258,8 @@ std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Rul
     throw InputError("--max-seeds must be between 0 and " + std::to_string(kMaxTableSeeds));
   if (pits_per_side < 1 || pits_per_side > kMaxPitsPerSide)
     throw InputError("pits per side must be between 1 and " + std::to_string(kMaxPitsPerSide));
-  prepare_build(dir, rules, pits_per_side, max_seeds, build_memory_estimate(rules, pits_per_side, max_seeds));
+  // Held until the last level is written: no second build writes here meanwhile.
+  const BuildLock lock = prepare_build(dir, rules, pits_per_side, max_seeds, build_memory_estimate(rules, pits_per_side, max_seeds));
   if (progress) progress->positions_total = BoardIndex(2 * pits_per_side, max_seeds).level_offset(max_seeds + 1);
   return dispatch(rules, [&](auto R) { return build_with<decltype(R)>(dir, rules, pits_per_side, max_seeds, progress); });
 }

@@ -1,17 +1,22 @@
 #include "mancala/tables/table_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <boost/crc.hpp>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 
 #include "mancala/error.hpp"
+#include "mancala/position.hpp"
 #include "mancala/tables/board_index.hpp"
 
 namespace mancala::tables {
@@ -23,8 +28,44 @@ constexpr std::uint8_t kIndexScheme = 1;
 constexpr std::uint8_t kValueEncoding = 1;
 constexpr std::uint8_t kCodecRaw = 0;
 
+constexpr std::size_t kMaxDigestLength = 255;
+constexpr std::size_t kHeaderReadSize = 4096;  // more than any valid header
+
 [[noreturn]] void refuse(const std::filesystem::path& file, const std::string& why) {
-  throw InputError("table file " + file.string() + ": " + why);
+  throw TableError("table file " + file.string() + ": " + why);
+}
+
+// Opens a level file for reading, refusing anything but a regular file:
+// O_NONBLOCK so that a FIFO (or a tty) fails the check instead of blocking
+// the open, and the check on the descriptor, not the name, so that nothing
+// can be swapped in between.
+int open_regular(const std::filesystem::path& file, struct stat& st) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) refuse(file, std::string("cannot open: ") + std::strerror(errno));
+  if (::fstat(fd, &st) != 0) {
+    const int e = errno;
+    ::close(fd);
+    refuse(file, std::string("cannot stat: ") + std::strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    refuse(file, S_ISDIR(st.st_mode) ? "is a directory, not a level file" : "not a regular file");
+  }
+  return fd;
+}
+
+// C(n, r), or ~0 when it does not fit in 64 bits (an entry count read from a
+// header is compared with it before any index is built).
+std::uint64_t checked_binomial(int n, int r) {
+  if (r < 0 || r > n) return 0;
+  r = std::min(r, n - r);
+  __extension__ typedef unsigned __int128 u128;  // GCC's, -Wpedantic accepts it so marked
+  u128 c = 1;
+  for (int i = 1; i <= r; ++i) {
+    c = c * unsigned(n - r + i) / unsigned(i);  // exact: C(n-r+i, i) at every step
+    if (c > ~std::uint64_t(0)) return ~std::uint64_t(0);
+  }
+  return std::uint64_t(c);
 }
 
 class Writer {
@@ -81,11 +122,15 @@ struct ParsedHeader {
   std::uint64_t payload_size = 0;
 };
 
-// Parses and checks the header's own consistency against the file size.
-ParsedHeader parse_header(const std::uint8_t* data, std::size_t file_size, const std::filesystem::path& file) {
-  if (file_size < sizeof kMagic || std::memcmp(data, kMagic, sizeof kMagic) != 0)
+// Parses and checks the header's own consistency against the file size:
+// `data` holds the first `available` bytes of a file of `file_size` bytes.
+// Every field is range-checked here, before anything sizes an index or a
+// board from it.
+ParsedHeader parse_header(const std::uint8_t* data, std::size_t available, std::uint64_t file_size,
+                          const std::filesystem::path& file) {
+  if (available < sizeof kMagic || std::memcmp(data, kMagic, sizeof kMagic) != 0)
     refuse(file, "not a mancala table (bad magic)");
-  Reader r(data, file_size, file);
+  Reader r(data, available, file);
   r.get_string(sizeof kMagic);
   const auto version = r.get<std::uint32_t>();
   if (version != kTableFormatVersion)
@@ -95,6 +140,8 @@ ParsedHeader parse_header(const std::uint8_t* data, std::size_t file_size, const
   out.header_size = r.get<std::uint32_t>();
   const auto digest_hash = r.get<std::uint64_t>();
   const auto digest_len = r.get<std::uint16_t>();
+  if (digest_len > kMaxDigestLength)
+    refuse(file, "ruleset digest of " + std::to_string(digest_len) + " bytes (corrupt header)");
   out.header.digest = r.get_string(digest_len);
   out.header.pits_per_side = r.get<std::uint8_t>();
   out.header.seeds = r.get<std::uint16_t>();
@@ -110,15 +157,35 @@ ParsedHeader parse_header(const std::uint8_t* data, std::size_t file_size, const
   if (crc != crc32(data, crc_at)) refuse(file, "header checksum mismatch (corrupt header)");
   if (out.header_size != r.pos()) refuse(file, "inconsistent header size");
   if (digest_hash != fnv1a64(out.header.digest.data(), out.header.digest.size())) refuse(file, "ruleset digest hash mismatch");
+  try {
+    parse_digest(out.header.digest);
+  } catch (const InputError&) {
+    refuse(file, "unknown ruleset '" + out.header.digest + "'");
+  }
+  const int m = out.header.pits_per_side, k = out.header.seeds;
+  if (m < 1 || m > kMaxPitsPerSide)
+    refuse(file, "header says " + std::to_string(m) + " pits a side; tables have 1 to " + std::to_string(kMaxPitsPerSide));
+  if (k > kMaxTableSeeds)
+    refuse(file, "header says level " + std::to_string(k) + "; tables hold levels 0 to " + std::to_string(kMaxTableSeeds));
   if (scheme != kIndexScheme) refuse(file, "unknown index scheme " + std::to_string(scheme));
   if (encoding != kValueEncoding) refuse(file, "unknown value encoding " + std::to_string(encoding));
   if (codec != kCodecRaw) refuse(file, "unknown payload codec " + std::to_string(codec));
+  const std::uint64_t level_size = checked_binomial(k + 2 * m - 1, 2 * m - 1);
+  if (level_size == ~std::uint64_t(0) || out.header.entries != level_size)
+    refuse(file, "entry count " + std::to_string(out.header.entries) + " is not the size of level " + std::to_string(k) +
+                     " of " + std::to_string(m) + " pits a side (" + std::to_string(level_size) + ")");
   if (decoded_size != out.payload_size || out.payload_size != out.header.entries)
     refuse(file, "payload size does not match the entry count");
-  if (file_size != out.header_size + out.payload_size)
+  if (file_size < out.header_size || file_size - out.header_size != out.payload_size)
     refuse(file, "file is " + std::to_string(file_size) + " bytes, header says " +
                      std::to_string(out.header_size + out.payload_size) + " (truncated or extended)");
   return out;
+}
+
+// Write errors: bad input (a full disk, a directory in the way), not bad
+// tables, so InputError rather than TableError.
+[[noreturn]] void write_failed(const std::filesystem::path& file, const std::string& why) {
+  throw InputError("table file " + file.string() + ": " + why);
 }
 
 void sync_directory(const std::filesystem::path& dir) {
@@ -135,6 +202,13 @@ std::filesystem::path level_path(const std::filesystem::path& dir, int seeds) {
   char name[32];
   std::snprintf(name, sizeof name, "level_%03d.mtb", seeds);
   return dir / name;
+}
+
+bool level_file_exists(const std::filesystem::path& file) {
+  std::error_code ec;
+  const bool there = std::filesystem::exists(file, ec);
+  if (ec) refuse(file, "cannot access: " + ec.message());
+  return there;
 }
 
 std::uint64_t fnv1a64(const void* data, std::size_t size) {
@@ -190,8 +264,8 @@ LevelFileWriter::LevelFileWriter(const std::filesystem::path& dir, const Ruleset
   // A fresh file, not the inode of a .tmp that a process being stopped may
   // still hold open.
   ::unlink(tmp_.c_str());
-  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd_ < 0) refuse(tmp_, std::string("cannot create: ") + std::strerror(errno));
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) write_failed(tmp_, std::string("cannot create: ") + std::strerror(errno));
   // The header's size does not depend on the hash: write a placeholder now,
   // the real header at the end.
   header_size_ = level_header(rules_, pits_per_side_, seeds_, entries_, 0).size();
@@ -215,8 +289,8 @@ void LevelFileWriter::write_all(const void* p, std::size_t n) {
       const std::string why = std::strerror(errno);
       ::close(fd_);
       fd_ = -1;
-      std::filesystem::remove(tmp_);
-      refuse(tmp_, "write failed: " + why);
+      ::unlink(tmp_.c_str());
+      write_failed(tmp_, "write failed: " + why);
     }
     b += k;
     n -= std::size_t(k);
@@ -235,15 +309,22 @@ void LevelFileWriter::finish() {
   if (fd_ < 0) throw std::logic_error("LevelFileWriter: finish twice");
   if (written_ != entries_) throw std::logic_error("LevelFileWriter: " + std::to_string(written_) + " values of " + std::to_string(entries_));
   const std::vector<std::uint8_t> header = level_header(rules_, pits_per_side_, seeds_, entries_, hash_);
-  if (::lseek(fd_, 0, SEEK_SET) != 0) refuse(tmp_, std::string("seek failed: ") + std::strerror(errno));
+  if (::lseek(fd_, 0, SEEK_SET) != 0) write_failed(tmp_, std::string("seek failed: ") + std::strerror(errno));
   write_all(header.data(), header.size());
   const int fd = fd_;
   fd_ = -1;
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    std::filesystem::remove(tmp_);
-    refuse(tmp_, std::string("sync failed: ") + std::strerror(errno));
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp_.c_str());
+    write_failed(tmp_, "sync failed: " + why);
   }
-  std::filesystem::rename(tmp_, file_);
+  // rename(2), not std::filesystem::rename: its failure (a directory in the
+  // way, a vanished directory) is an input error naming the file.
+  if (::rename(tmp_.c_str(), file_.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp_.c_str());
+    write_failed(file_, "cannot rename " + tmp_.filename().string() + " into place: " + why);
+  }
   sync_directory(dir_);
 }
 
@@ -255,22 +336,115 @@ void write_level(const std::filesystem::path& dir, const Ruleset& rules, int pit
 }
 
 TableHeader read_header(const std::filesystem::path& file) {
-  const int fd = ::open(file.c_str(), O_RDONLY);
-  if (fd < 0) refuse(file, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
-  ::fstat(fd, &st);
-  std::vector<std::uint8_t> head(std::min<std::size_t>(std::size_t(st.st_size), 4096));
+  const int fd = open_regular(file, st);
+  if (st.st_size == 0) {
+    ::close(fd);
+    refuse(file, "empty file");
+  }
+  // The header only: the first bytes of the file, never more than it holds.
+  std::vector<std::uint8_t> head(std::min<std::uint64_t>(std::uint64_t(st.st_size), kHeaderReadSize));
   const ssize_t got = ::pread(fd, head.data(), head.size(), 0);
   ::close(fd);
   if (got != ssize_t(head.size())) refuse(file, "cannot read the header");
-  return parse_header(head.data(), std::size_t(st.st_size), file).header;
+  return parse_header(head.data(), head.size(), std::uint64_t(st.st_size), file).header;
 }
 
+namespace {
+
+// SIGBUS on a mapped level file: the file was truncated (or rewritten in
+// place) by another program after it was mapped, and a page past its new
+// end was read.  The handler runs on the faulting thread in the middle of
+// any read of the values, so it may only use async-signal-safe calls: it
+// looks the address up in a fixed table of mappings (atomics, no locks, no
+// allocation), writes the message prepared when the file was mapped and
+// calls _exit(2).  A SIGBUS elsewhere goes to the handler it replaced (or the
+// default action: a core dump, as before).
+struct BusRange {
+  std::atomic<bool> taken{false};
+  std::atomic<std::uintptr_t> begin{0}, end{0};  // [begin, end); begin 0: not published
+  std::atomic<const char*> message{nullptr};
+  std::atomic<std::size_t> length{0};
+};
+constexpr int kBusRanges = 1024;  // 128 levels in several directories at once; beyond, no message
+BusRange bus_ranges[kBusRanges];
+struct sigaction previous_bus_action {};
+std::once_flag bus_handler_installed;
+
+void on_bus_error(int sig, siginfo_t* info, void* context) {
+  const auto at = reinterpret_cast<std::uintptr_t>(info->si_addr);
+  for (BusRange& r : bus_ranges) {
+    const std::uintptr_t begin = r.begin.load(std::memory_order_acquire);
+    if (begin == 0 || at < begin || at >= r.end.load(std::memory_order_relaxed)) continue;
+    const char* text = r.message.load(std::memory_order_relaxed);
+    std::size_t left = r.length.load(std::memory_order_relaxed);
+    while (left > 0) {
+      const ssize_t k = ::write(STDERR_FILENO, text, left);
+      if (k <= 0) break;
+      text += k;
+      left -= std::size_t(k);
+    }
+    ::_exit(2);
+  }
+  if ((previous_bus_action.sa_flags & SA_SIGINFO) && previous_bus_action.sa_sigaction) {
+    previous_bus_action.sa_sigaction(sig, info, context);
+    return;
+  }
+  if (previous_bus_action.sa_handler != SIG_DFL && previous_bus_action.sa_handler != SIG_IGN) {
+    previous_bus_action.sa_handler(sig);
+    return;
+  }
+  // Default action: a fault repeats on return and now kills; a SIGBUS sent
+  // by kill(2) does not repeat, so it is raised again (pending until return).
+  ::signal(SIGBUS, SIG_DFL);
+  if (info->si_code <= 0) ::raise(SIGBUS);
+}
+
+void install_bus_handler() {
+  struct sigaction action {};
+  action.sa_sigaction = on_bus_error;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGBUS, &action, &previous_bus_action);
+}
+
+// "<program>: error: table file F: changed while in use ...": one line, as
+// every other error (control characters in the path shown as '?').
+std::string bus_message(const std::filesystem::path& file) {
+  std::string name;
+  for (const unsigned char c : file.string()) name += (c < 0x20 || c == 0x7f) ? '?' : char(c);
+  return std::string(program_invocation_short_name) + ": error: table file " + name +
+         ": changed while in use (truncated or rewritten in place by another program; bus error reading it)\n";
+}
+
+int publish_bus_range(const void* map, std::size_t size, const std::string& message) {
+  std::call_once(bus_handler_installed, install_bus_handler);
+  for (int i = 0; i < kBusRanges; ++i) {
+    bool expected = false;
+    if (!bus_ranges[i].taken.compare_exchange_strong(expected, true)) continue;
+    BusRange& r = bus_ranges[i];
+    r.message.store(message.data(), std::memory_order_relaxed);
+    r.length.store(message.size(), std::memory_order_relaxed);
+    r.end.store(reinterpret_cast<std::uintptr_t>(map) + size, std::memory_order_relaxed);
+    r.begin.store(reinterpret_cast<std::uintptr_t>(map), std::memory_order_release);
+    return i;
+  }
+  return -1;
+}
+
+void withdraw_bus_range(int slot) {
+  if (slot < 0) return;
+  BusRange& r = bus_ranges[slot];
+  r.begin.store(0, std::memory_order_release);
+  r.taken.store(false, std::memory_order_release);
+}
+
+}  // namespace
+
 MappedLevel::MappedLevel(const std::filesystem::path& file, const Ruleset& rules, int pits_per_side, int seeds) {
-  const int fd = ::open(file.c_str(), O_RDONLY);
-  if (fd < 0) refuse(file, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || st.st_size == 0) {
+  const int fd = open_regular(file, st);
+  if (st.st_size == 0) {
     ::close(fd);
     refuse(file, "empty file");
   }
@@ -281,9 +455,12 @@ MappedLevel::MappedLevel(const std::filesystem::path& file, const Ruleset& rules
     map_ = nullptr;
     refuse(file, "cannot map");
   }
+  // Published before the first read: the file may be cut short at any time.
+  bus_message_ = bus_message(file);
+  bus_slot_ = publish_bus_range(map_, map_size_, bus_message_);
   try {
     const auto* data = static_cast<const std::uint8_t*>(map_);
-    const ParsedHeader parsed = parse_header(data, map_size_, file);
+    const ParsedHeader parsed = parse_header(data, map_size_, map_size_, file);
     header_ = parsed.header;
     if (header_.digest != rules.digest())
       refuse(file, "built for ruleset '" + header_.digest + "', not '" + rules.digest() + "'");
@@ -295,6 +472,7 @@ MappedLevel::MappedLevel(const std::filesystem::path& file, const Ruleset& rules
     values_ = reinterpret_cast<const std::int8_t*>(data + parsed.header_size);
     if (fnv1a64(values_, header_.entries) != header_.payload_hash) refuse(file, "payload checksum mismatch (corrupt data)");
   } catch (...) {
+    withdraw_bus_range(bus_slot_);
     ::munmap(map_, map_size_);
     map_ = nullptr;
     throw;
@@ -302,6 +480,7 @@ MappedLevel::MappedLevel(const std::filesystem::path& file, const Ruleset& rules
 }
 
 MappedLevel::~MappedLevel() {
+  withdraw_bus_range(bus_slot_);
   if (map_) ::munmap(map_, map_size_);
 }
 

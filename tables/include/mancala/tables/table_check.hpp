@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "mancala/ruleset.hpp"
@@ -13,7 +15,9 @@
 
 namespace mancala::tables {
 
-// What a directory's headers say it holds (from level 0's header).
+// What a directory's headers say it holds (from level 0's header).  Throws
+// InputError when dir is not a directory, TableError when its tables are bad
+// (no level 0, a gap, an unreadable, foreign or corrupt header).
 struct DirectoryInfo {
   Ruleset rules;
   int pits_per_side;
@@ -30,8 +34,22 @@ DirectoryInfo describe_directory(const std::filesystem::path& dir);
 // around a cycle (+t, -t, +t, ...) but that no player can actually force would
 // pass.  Which fixpoint is the right one (endless play = 0) is the builder's
 // threshold retrograde; the tests check it against the brute-force oracle on
-// every board of small levels.  Throws InputError naming the file and level
-// on the first problem.
+// every board of small levels.
+//
+// check_tables() returns every problem found, one line each, naming the file
+// (and level and position): a gap in the levels or no level 0, each level
+// file that is unreadable, not a regular file, truncated or extended,
+// corrupt, or from another ruleset or board width than level 0, and each
+// level (all of whose files up to it are sound) holding a value that does
+// not follow.  `info` is level 0's header, when it could be read.  It
+// throws InputError only when dir itself is not a directory that can be
+// examined (the command was misused, not the tables bad).
+struct TableCheck {
+  std::vector<std::string> problems;  // empty: the tables are sound
+  std::optional<DirectoryInfo> info;
+};
+TableCheck check_tables(const std::filesystem::path& dir, const std::function<void(int)>& progress = {});
+// The same, throwing TableError with the first problem.
 void verify_tables(const std::filesystem::path& dir, const std::function<void(int)>& progress = {});
 
 struct LevelSummary {

@@ -28,8 +28,28 @@
 // (magic, version, digest, pits, level, scheme, encoding, entry count), the
 // header CRC holds, the file size is exactly H + payload size, and the
 // payload hash matches; otherwise the reader refuses it with an error naming
-// the file.  Writers write `<name>.tmp`, fsync it, rename it into place and
-// fsync the directory, so a complete file is either there or not.
+// the file.  Every field is range-checked before it is used, also in a
+// header whose CRC holds (a forged header is as likely as a corrupt one):
+// the digest must be a known ruleset's canonical text (at most 255 bytes),
+// 1 <= m <= 16 (the engine's limit), 0 <= k <= 127 (values are int8), and the
+// entry count must be exactly C(k+2m-1, 2m-1).  Only regular files are read
+// (a FIFO or a device in place of a level file is refused before any read,
+// which would block).  Writers write `<name>.tmp`, fsync it, rename it into
+// place and fsync the directory, so a complete file is either there or not.
+//
+// What the checks do not catch: the CRC and the payload hash guard against
+// accidents, not against forgery.  A file whose values were changed and
+// whose payload hash and header CRC were recomputed is trusted by every
+// reader (probe, solve --tables, info, build's resume); only `mancala
+// verify` re-derives the values from the rules and would find it.
+//
+// Files are mapped, not read: if another program truncates or rewrites a
+// level file in place while a command has it mapped (the toolkit itself
+// never does: its writes go to a new file renamed into place), reading the
+// lost pages raises SIGBUS.  MappedLevel turns that signal, for an address in
+// one of its mappings, into one line on stderr naming the file and exit
+// status 2 (an async-signal-safe handler, installed when the first level is
+// mapped, that hands any other SIGBUS on to the handler it replaced).
 //
 // Nothing that varies between runs (times, hosts, thread counts) is in a
 // file: a rebuild, with any number of threads or after an interruption, gives
@@ -49,11 +69,24 @@
 #include <string>
 #include <vector>
 
+#include "mancala/error.hpp"
 #include "mancala/ruleset.hpp"
+#include "mancala/tables/value_encoding.hpp"
 
 namespace mancala::tables {
 
 inline constexpr std::uint32_t kTableFormatVersion = 1;
+// Levels 0..kMaxTableSeeds (value_encoding.hpp): a board value fits in an int8.
+
+// The tables themselves are bad (a level file missing, corrupt, truncated,
+// foreign, unreadable or not a regular file, a gap in the levels), as
+// opposed to a command that was misused (no such directory, a bad option).
+// `mancala verify` reports these as its verdict (exit status 1); for every
+// other command they are bad input like any other (exit status 2).
+class TableError : public InputError {
+ public:
+  using InputError::InputError;
+};
 
 struct TableHeader {
   std::string digest;
@@ -68,8 +101,15 @@ std::filesystem::path level_path(const std::filesystem::path& dir, int seeds);
 
 std::uint64_t fnv1a64(const void* data, std::size_t size);
 
+// Whether anything is at `file` (false only when nothing is, a dangling
+// symlink included).  Throws TableError naming the path when that cannot be
+// told (a symlink loop, no permission): std::filesystem::exists() would
+// throw filesystem_error, which is no internal error.
+bool level_file_exists(const std::filesystem::path& file);
+
 // Writes a level file atomically (tmp, fsync, rename, fsync directory).
-// Throws InputError on an I/O error (e.g. a full disk), naming the file.
+// Throws InputError on an I/O error (e.g. a full disk, a failed rename),
+// naming the file.
 void write_level(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
                  const std::vector<std::int8_t>& values);
 
@@ -102,7 +142,9 @@ class LevelFileWriter {
 };
 
 // A level file mapped read-only and fully validated (header, size, payload
-// hash) on open.  Throws InputError naming the file and the problem.
+// hash) on open.  Throws TableError naming the file and the problem.  While
+// it is mapped, a SIGBUS on its pages (the file truncated under it) ends the
+// process with one line naming the file and exit status 2.
 class MappedLevel {
  public:
   MappedLevel(const std::filesystem::path& file, const Ruleset& rules, int pits_per_side, int seeds);
@@ -119,10 +161,13 @@ class MappedLevel {
   void* map_ = nullptr;
   std::size_t map_size_ = 0;
   const std::int8_t* values_ = nullptr;
+  int bus_slot_ = -1;        // its entry in the SIGBUS handler's table, or -1
+  std::string bus_message_;  // the line that handler prints for this file
 };
 
 // Reads just the header of a level file, checking its own consistency (magic,
-// version, header CRC, file size) but not what it should contain.
+// version, header CRC, file size, every field in range) but not what it
+// should contain.  Throws TableError.
 TableHeader read_header(const std::filesystem::path& file);
 
 }  // namespace mancala::tables

@@ -1,0 +1,515 @@
+// The table commands (info, verify, probe, solve --tables, build) on table
+// directories that are bad in every way found so far: forged headers with
+// recomputed checksums, FIFOs and symlink loops in place of level files, gaps
+// in the levels, paths that are files or cannot be created, Congkak
+// positions with burnt holes.  Each must give the one-line error of the
+// contract (exit status 2), or for `verify` its verdict (exit status 1, the
+// problems on stderr and, with --json, in its JSON object), and never crash,
+// hang or answer.  The concurrent cases (two builds at once, a file
+// truncated while mapped, a rename that fails) are in
+// table_robustness_test.sh.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+
+#include "cli_harness.hpp"
+
+namespace {
+
+using namespace cli_harness;
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------------------
+// Fixtures: small table directories built once by the binary itself.
+// ---------------------------------------------------------------------------
+
+const fs::path& suite_dir() {
+  static const fs::path dir = fs::temp_directory_path() / ("mancala_table_robustness_" + std::to_string(::getpid()));
+  return dir;
+}
+struct RemoveSuiteDir {
+  ~RemoveSuiteDir() { fs::remove_all(suite_dir()); }
+} remove_suite_dir;
+
+// A directory built with `mancala build ARGS --out DIR` (once per process).
+fs::path built(const std::string& name, const Args& args) {
+  const fs::path dir = suite_dir() / "built" / name;
+  if (!fs::exists(dir / "level_000.mtb")) {
+    const RunResult r = run_mancala(cat(cat({"build"}, args), {"--out", dir.string(), "--quiet"}), 60s);
+    EXPECT_EQ(r.exit_code, 0) << describe(r);
+  }
+  return dir;
+}
+const Args kKalah3 = {"--game", "kalah", "--pits", "3", "--max-seeds", "8"};
+fs::path kalah3() { return built("kalah3", kKalah3); }
+fs::path kalah3_level0() { return built("kalah3_level0", {"--game", "kalah", "--pits", "3", "--max-seeds", "0"}); }
+fs::path oware3() { return built("oware3", {"--game", "oware", "--pits", "3", "--max-seeds", "8"}); }
+fs::path kalah4() { return built("kalah4", {"--game", "kalah", "--pits", "4", "--max-seeds", "8"}); }
+
+// A fresh copy of a built directory, private to the running test.
+fs::path copy_of(const fs::path& source) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string(info->test_suite_name()) + "." + info->name();
+  for (char& c : name)
+    if (c == '/') c = '_';
+  const fs::path dir = suite_dir() / "work" / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir.parent_path());
+  fs::copy(source, dir, fs::copy_options::recursive);
+  return dir;
+}
+
+fs::path level(const fs::path& dir, int k) {
+  char name[32];
+  std::snprintf(name, sizeof name, "level_%03d.mtb", k);
+  return dir / name;
+}
+
+std::string bytes_of(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+void write_bytes(const fs::path& file, const std::string& bytes) {
+  fs::remove_all(file);
+  std::ofstream(file, std::ios::binary) << bytes;
+}
+
+// ---------------------------------------------------------------------------
+// Forging headers (layout in tables/include/mancala/tables/table_file.hpp),
+// with every checksum recomputed, so that only the range checks can tell.
+// ---------------------------------------------------------------------------
+
+std::uint32_t crc32(const std::string& s) {
+  std::uint32_t c = 0xffffffffu;
+  for (const unsigned char b : s) {
+    c ^= b;
+    for (int i = 0; i < 8; ++i) c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+  }
+  return ~c;
+}
+std::uint64_t fnv1a64(const std::string& s) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (const unsigned char b : s) h = (h ^ b) * 0x100000001b3ull;
+  return h;
+}
+
+struct Header {
+  std::uint32_t version = 0;
+  std::string digest;
+  std::uint64_t pits = 0, seeds = 0, scheme = 0, encoding = 0, entries = 0, codec = 0, payload_size = 0, decoded_size = 0;
+  std::uint64_t payload_hash = 0;
+  std::string payload;
+};
+
+std::uint64_t get(const std::string& b, std::size_t at, int n) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < n; ++i) v |= std::uint64_t(std::uint8_t(b[at + std::size_t(i)])) << (8 * i);
+  return v;
+}
+void put(std::string& b, std::uint64_t v, int n) {
+  for (int i = 0; i < n; ++i) b += char(std::uint8_t(v >> (8 * i)));
+}
+
+Header parse(const std::string& b) {
+  Header h;
+  h.version = std::uint32_t(get(b, 8, 4));
+  const std::size_t len = get(b, 24, 2);
+  h.digest = b.substr(26, len);
+  const std::size_t at = 26 + len;
+  h.pits = get(b, at, 1);
+  h.seeds = get(b, at + 1, 2);
+  h.scheme = get(b, at + 3, 1);
+  h.encoding = get(b, at + 4, 1);
+  h.entries = get(b, at + 5, 8);
+  h.codec = get(b, at + 13, 1);
+  h.payload_size = get(b, at + 14, 8);
+  h.decoded_size = get(b, at + 22, 8);
+  h.payload_hash = get(b, at + 30, 8);
+  h.payload = b.substr(get(b, 12, 4));
+  return h;
+}
+
+// The file of a header: header size, digest hash and CRC always consistent.
+std::string serialize(const Header& h) {
+  std::string b = std::string("MNCLTBL\x1a", 8);
+  put(b, h.version, 4);
+  put(b, 26 + h.digest.size() + 42, 4);
+  put(b, fnv1a64(h.digest), 8);
+  put(b, h.digest.size(), 2);
+  b += h.digest;
+  put(b, h.pits, 1);
+  put(b, h.seeds, 2);
+  put(b, h.scheme, 1);
+  put(b, h.encoding, 1);
+  put(b, h.entries, 8);
+  put(b, h.codec, 1);
+  put(b, h.payload_size, 8);
+  put(b, h.decoded_size, 8);
+  put(b, h.payload_hash, 8);
+  put(b, crc32(b), 4);
+  return b + h.payload;
+}
+
+void forge(const fs::path& file, const std::function<void(Header&)>& edit) {
+  Header h = parse(bytes_of(file));
+  edit(h);
+  write_bytes(file, serialize(h));
+}
+
+// ---------------------------------------------------------------------------
+// Expectations
+// ---------------------------------------------------------------------------
+
+// `verify DIR`: exit status 1, one "mancala: verify failed: " line per
+// problem, the first naming `keyword`; with --json one object on stdout,
+// {"ok": false, "problems": [...]} with the same problems.
+void expect_bad_tables(const fs::path& dir, const std::string& keyword) {
+  {
+    const RunResult r = run_mancala({"verify", dir.string(), "--quiet"}, 10s);
+    SCOPED_TRACE(describe(r));
+    EXPECT_TRUE(ended_normally(r)) << "verify hung or crashed";
+    EXPECT_EQ(r.exit_code, 1) << "verify's status for bad tables";
+    EXPECT_EQ(r.out, "");
+    const auto lines = lines_of(r.err);
+    ASSERT_FALSE(lines.empty());
+    for (const auto& line : lines) EXPECT_EQ(line.rfind("mancala: verify failed: ", 0), 0u) << line;
+    EXPECT_TRUE(mentions(lines.front(), keyword)) << "expected '" << keyword << "'";
+  }
+  const RunResult r = run_mancala({"verify", dir.string(), "--quiet", "--json"}, 10s);
+  SCOPED_TRACE(describe(r));
+  EXPECT_TRUE(ended_normally(r)) << "verify --json hung or crashed";
+  EXPECT_EQ(r.exit_code, 1);
+  ASSERT_EQ(lines_of(r.out).size(), 1u) << "--json prints one JSON line";
+  const json j = json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << "not a JSON object";
+  EXPECT_EQ(j.value("ok", true), false);
+  ASSERT_TRUE(j.contains("problems") && j["problems"].is_array() && !j["problems"].empty()) << j.dump();
+  EXPECT_TRUE(mentions(j["problems"][0].get<std::string>(), keyword)) << j.dump();
+  EXPECT_EQ(j["problems"].size(), lines_of(r.err).size()) << "each problem is also a line on stderr";
+}
+
+const std::string kProbePosition = "1,1,1/1,1,1 0-0 s";  // 6 seeds: inside the 3-pit tables
+
+// info, probe and solve --tables on a bad directory: the one-line error.
+void expect_readers_refuse(const fs::path& dir, const std::vector<std::string>& keywords, const Args& game = {}) {
+  expect_user_error(run_mancala({"info", dir.string()}, 10s), keywords);
+  expect_user_error(run_mancala(cat(cat({"probe", "--tables", dir.string()}, game), {"--position", kProbePosition}), 10s),
+                    keywords);
+  expect_user_error(run_mancala(cat(cat({"solve", "--tables", dir.string()}, game),
+                                    {"--position", kProbePosition, "--quiet", "--tt-mb", "16"}),
+                                10s),
+                    keywords);
+}
+
+// ---------------------------------------------------------------------------
+// 1. Header fields are range-checked, also under a consistent CRC.
+// ---------------------------------------------------------------------------
+
+struct HeaderForgery {
+  std::string name;
+  std::function<void(Header&)> edit;
+  std::string keyword;  // the message names the problem
+};
+void PrintTo(const HeaderForgery& f, std::ostream* os) { *os << f.name; }
+
+class ForgedHeader : public ::testing::TestWithParam<HeaderForgery> {};
+
+// Every level of the directory forged alike (so that they agree with each
+// other and only the ranges can tell), and so is level 0 of a directory of
+// level 0 alone (1 entry whatever the width: the entry count cannot tell).
+TEST_P(ForgedHeader, IsRefusedByEveryCommand) {
+  // The forger writes the very bytes of a real file when it changes nothing.
+  const std::string good = bytes_of(level(kalah3(), 5));
+  ASSERT_EQ(serialize(parse(good)), good);
+  for (const fs::path& source : {kalah3_level0(), kalah3()}) {
+    SCOPED_TRACE(source.filename().string());
+    const fs::path dir = copy_of(source);
+    for (int k = 0; fs::exists(level(dir, k)); ++k) forge(level(dir, k), GetParam().edit);
+    expect_bad_tables(dir, "level_000.mtb");
+    expect_bad_tables(dir, GetParam().keyword);
+    expect_readers_refuse(dir, {"level_000.mtb", GetParam().keyword});
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fields, ForgedHeader,
+    ::testing::Values(
+        HeaderForgery{"Pits0", [](Header& h) { h.pits = 0; }, "pits"},
+        HeaderForgery{"Pits17", [](Header& h) { h.pits = 17; }, "17 pits"},
+        HeaderForgery{"Pits20", [](Header& h) { h.pits = 20; }, "20 pits"},
+        HeaderForgery{"Pits64", [](Header& h) { h.pits = 64; }, "64 pits"},
+        HeaderForgery{"Pits200", [](Header& h) { h.pits = 200; }, "200 pits"},
+        HeaderForgery{"Pits255", [](Header& h) { h.pits = 255; }, "255 pits"},
+        HeaderForgery{"Level128", [](Header& h) { h.seeds += 128; }, "level"},
+        HeaderForgery{"Level65535", [](Header& h) { h.seeds = 65535; }, "level"},
+        HeaderForgery{"LevelOfAnotherFile", [](Header& h) { h.seeds = h.seeds == 0 ? 1 : h.seeds - 1; }, "level"},
+        HeaderForgery{"EntryCountNotTheLevelSize",
+                      [](Header& h) {
+                        h.payload += '\0';
+                        h.entries = h.payload_size = h.decoded_size = h.payload.size();
+                        h.payload_hash = fnv1a64(h.payload);
+                      },
+                      "entry count"},
+        HeaderForgery{"UnknownRuleset", [](Header& h) { h.digest = "chess"; }, "unknown ruleset 'chess'"},
+        HeaderForgery{"UnknownRulesetOption", [](Header& h) { h.digest = "kalah+grand-slam=forbidden"; }, "unknown ruleset"},
+        HeaderForgery{"EmptyRuleset", [](Header& h) { h.digest = ""; }, "unknown ruleset"},
+        HeaderForgery{"LongRuleset", [](Header& h) { h.digest = std::string(300, 'k'); }, "300 bytes"},
+        HeaderForgery{"ValueEncoding2", [](Header& h) { h.encoding = 2; }, "value encoding"},
+        HeaderForgery{"IndexScheme0", [](Header& h) { h.scheme = 0; }, "index scheme"},
+        HeaderForgery{"Codec1", [](Header& h) { h.codec = 1; }, "codec"},
+        HeaderForgery{"Version2", [](Header& h) { h.version = 2; }, "version"}),
+    [](const auto& param_info) { return param_info.param.name; });
+
+// ---------------------------------------------------------------------------
+// 7. verify: bad tables are its verdict, exit status 1 with the problems;
+// a misused command is exit status 2.
+// ---------------------------------------------------------------------------
+
+struct BadTables {
+  std::string name;
+  std::function<void(const fs::path& dir)> damage;
+  std::string keyword;
+};
+void PrintTo(const BadTables& b, std::ostream* os) { *os << b.name; }
+
+class VerifyVerdict : public ::testing::TestWithParam<BadTables> {};
+
+TEST_P(VerifyVerdict, IsExitStatus1WithTheProblems) {
+  const fs::path dir = copy_of(kalah3());
+  GetParam().damage(dir);
+  expect_bad_tables(dir, GetParam().keyword);
+}
+
+void set_byte(const fs::path& file, std::size_t at, char value) {
+  std::string b = bytes_of(file);
+  b[at] = value;
+  write_bytes(file, b);
+}
+void copy_level(const fs::path& from, const fs::path& to) {
+  fs::remove_all(to);
+  fs::copy_file(from, to);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, VerifyVerdict,
+    ::testing::Values(
+        BadTables{"BadMagic", [](const fs::path& d) { set_byte(level(d, 3), 0, 'X'); }, "level_003.mtb: not a mancala table"},
+        BadTables{"BadVersion", [](const fs::path& d) { forge(level(d, 3), [](Header& h) { h.version = 7; }); }, "format version 7"},
+        BadTables{"BadHeaderCrc", [](const fs::path& d) { set_byte(level(d, 3), 17, '\x55'); }, "level_003.mtb: header checksum"},
+        BadTables{"BadPayloadHash", [](const fs::path& d) { set_byte(level(d, 6), bytes_of(level(d, 6)).size() - 1, 9); },
+                  "level_006.mtb: payload checksum"},
+        BadTables{"TruncatedPayload", [](const fs::path& d) { fs::resize_file(level(d, 5), fs::file_size(level(d, 5)) - 1); },
+                  "level_005.mtb"},
+        BadTables{"TruncatedHeader", [](const fs::path& d) { fs::resize_file(level(d, 5), 20); }, "level_005.mtb: truncated header"},
+        BadTables{"EmptyFile", [](const fs::path& d) { write_bytes(level(d, 5), ""); }, "level_005.mtb: empty"},
+        BadTables{"AppendedBytes", [](const fs::path& d) { std::ofstream(level(d, 4), std::ios::app | std::ios::binary) << "xx"; },
+                  "level_004.mtb"},
+        BadTables{"DirectoryInsteadOfAFile",
+                  [](const fs::path& d) {
+                    fs::remove(level(d, 3));
+                    fs::create_directories(level(d, 3) / "inside");
+                  },
+                  "level_003.mtb: is a directory"},
+        BadTables{"DirectoryInsteadOfLevel0",
+                  [](const fs::path& d) {
+                    fs::remove(level(d, 0));
+                    fs::create_directory(level(d, 0));
+                  },
+                  "level_000.mtb: is a directory"},
+        BadTables{"ForeignRuleset", [](const fs::path& d) { copy_level(level(oware3(), 3), level(d, 3)); },
+                  "level_003.mtb: built for ruleset 'oware'"},
+        BadTables{"ForeignPits", [](const fs::path& d) { copy_level(level(kalah4(), 3), level(d, 3)); },
+                  "level_003.mtb: built for 4 pits"},
+        BadTables{"LevelOfAnotherNumber", [](const fs::path& d) { copy_level(level(d, 2), level(d, 3)); }, "level_003.mtb: holds level 2"},
+        BadTables{"Garbage", [](const fs::path& d) { write_bytes(level(d, 2), std::string(5000, '\xa5')); }, "level_002.mtb"},
+        BadTables{"GarbageLevel0", [](const fs::path& d) { write_bytes(level(d, 0), "garbage"); }, "level_000.mtb"},
+        BadTables{"MissingLevel0", [](const fs::path& d) { fs::remove(level(d, 0)); }, "level_000.mtb"},
+        BadTables{"EmptyDirectory",
+                  [](const fs::path& d) {
+                    for (int k = 0; k <= 8; ++k) fs::remove(level(d, k));
+                  },
+                  "no level files"},
+        BadTables{"Gap", [](const fs::path& d) { fs::remove(level(d, 5)); }, "lacks level_005.mtb"},
+        BadTables{"SymlinkLoop",
+                  [](const fs::path& d) {
+                    fs::remove(level(d, 3));
+                    fs::create_symlink(level(d, 3).filename(), level(d, 3));
+                  },
+                  "level_003.mtb"},
+        BadTables{"Fifo",
+                  [](const fs::path& d) {
+                    fs::remove(level(d, 3));
+                    ASSERT_EQ(::mkfifo(level(d, 3).c_str(), 0644), 0);
+                  },
+                  "level_003.mtb: not a regular file"},
+        // Well formed, checksums recomputed: only the re-derivation can tell.
+        BadTables{"ValueChangedUnderValidChecksums",
+                  [](const fs::path& d) {
+                    forge(level(d, 6), [](Header& h) {
+                      h.payload[h.payload.size() / 2] = char(h.payload[h.payload.size() / 2] + 2);
+                      h.payload_hash = fnv1a64(h.payload);
+                    });
+                  },
+                  "level_006.mtb: level 6 position"}),
+    [](const auto& param_info) { return param_info.param.name; });
+
+// Several bad files: one problem each, in level order.
+TEST(VerifyProblems, ListsEveryBadFile) {
+  const fs::path dir = copy_of(kalah3());
+  set_byte(level(dir, 2), 0, 'X');
+  fs::resize_file(level(dir, 7), 30);
+  const RunResult r = run_mancala({"verify", dir.string(), "--quiet", "--json"}, 10s);
+  SCOPED_TRACE(describe(r));
+  EXPECT_EQ(r.exit_code, 1);
+  const json j = json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object() && j.contains("problems"));
+  ASSERT_EQ(j["problems"].size(), 2u);
+  EXPECT_TRUE(mentions(j["problems"][0].get<std::string>(), "level_002.mtb"));
+  EXPECT_TRUE(mentions(j["problems"][1].get<std::string>(), "level_007.mtb"));
+  EXPECT_EQ(j.value("ruleset", ""), "kalah");
+  EXPECT_EQ(lines_of(r.err).size(), 2u);
+}
+
+// Misuse is exit status 2, the one-line error; sound tables exit 0.
+TEST(VerifyMisuse, IsExitStatus2) {
+  expect_user_error(run_mancala({"verify", (suite_dir() / "nowhere").string()}), {"does not exist"});
+  expect_user_error(run_mancala({"verify", (kalah3() / "level_003.mtb").string()}), {"level_003.mtb", "not a directory"});
+  expect_user_error(run_mancala({"verify"}), {"dir"});
+  expect_user_error(run_mancala({"verify", kalah3().string(), "--bogus"}), {"--bogus"});
+  const json ok = run_json({"verify", kalah3().string(), "--quiet"});
+  EXPECT_EQ(ok.value("ok", false), true);
+}
+
+// ---------------------------------------------------------------------------
+// 2. A FIFO (or any non-regular file) in place of a level file is refused,
+// never opened for a read that would block.
+// ---------------------------------------------------------------------------
+
+fs::path with_fifo(const fs::path& file) {
+  fs::remove(file);
+  EXPECT_EQ(::mkfifo(file.c_str(), 0644), 0);
+  return file;
+}
+
+TEST(TableFifo, EveryReaderRefusesIt) {
+  const fs::path dir = copy_of(kalah3());
+  with_fifo(level(dir, 2));
+  expect_readers_refuse(dir, {"level_002.mtb", "not a regular file"});
+}
+
+TEST(TableFifo, LevelZeroAsAFifo) {
+  const fs::path dir = copy_of(kalah3());
+  with_fifo(level(dir, 0));
+  expect_readers_refuse(dir, {"level_000.mtb", "not a regular file"});
+}
+
+TEST(TableFifo, BuildRefusesToResumeFromIt) {
+  const fs::path dir = copy_of(kalah3());
+  with_fifo(level(dir, 4));
+  expect_user_error(run_mancala(cat(cat({"build"}, kKalah3), {"--out", dir.string(), "--quiet"}), 10s),
+                    {"level_004.mtb", "not a regular file"});
+}
+
+TEST(TableFifo, BuildTimesAsAFifo) {
+  const fs::path dir = copy_of(kalah3());
+  with_fifo(dir / "build_times.csv");
+  expect_user_error(run_mancala({"info", dir.string()}, 10s), {"build_times.csv", "not a regular file"});
+  fs::remove(level(dir, 8));  // so that build writes a level and appends its time
+  expect_user_error(run_mancala(cat(cat({"build"}, kKalah3), {"--out", dir.string(), "--quiet"}), 10s),
+                    {"build_times.csv", "not a regular file"});
+}
+
+// ---------------------------------------------------------------------------
+// 5. A gap in the levels is an error naming the missing level.
+// ---------------------------------------------------------------------------
+
+TEST(TableGap, EveryReaderNamesTheMissingLevel) {
+  const fs::path dir = copy_of(kalah3());
+  fs::remove(level(dir, 5));
+  expect_readers_refuse(dir, {"lacks level_005.mtb", "level_006.mtb"});
+  expect_bad_tables(dir, "lacks level_005.mtb");
+}
+
+TEST(TableGap, AFileFarAboveTheLastLevel) {
+  const fs::path dir = copy_of(kalah3());
+  fs::copy_file(level(dir, 8), level(dir, 40));
+  expect_readers_refuse(dir, {"lacks level_009.mtb", "level_040.mtb"});
+  expect_bad_tables(dir, "lacks level_009.mtb");
+}
+
+TEST(TableGap, NoLevelZero) {
+  const fs::path dir = copy_of(kalah3());
+  fs::remove(level(dir, 0));
+  expect_readers_refuse(dir, {"lacks level_000.mtb"});
+}
+
+// ---------------------------------------------------------------------------
+// 6. File-system failures are input errors naming the path, not internal
+// errors.
+// ---------------------------------------------------------------------------
+
+TEST(TablePaths, SymlinkLoopInPlaceOfALevelFile) {
+  const fs::path dir = copy_of(kalah3());
+  fs::remove(level(dir, 3));
+  fs::create_symlink("level_003.mtb", level(dir, 3));
+  expect_readers_refuse(dir, {"level_003.mtb", "symbolic links"});
+  expect_user_error(run_mancala(cat(cat({"build"}, kKalah3), {"--out", dir.string(), "--quiet"}), 10s),
+                    {"level_003.mtb", "symbolic links"});
+}
+
+TEST(TablePaths, TableDirectoryThatIsAFile) {
+  const std::string file = (kalah3() / "level_001.mtb").string();
+  expect_readers_refuse(file, {file, "not a directory"});
+}
+
+TEST(TablePaths, SymlinkLoopAsTheTableDirectory) {
+  const fs::path dir = suite_dir() / "work" / "dir_loop";
+  fs::create_directories(dir.parent_path());
+  fs::remove(dir);
+  fs::create_symlink("dir_loop", dir);
+  expect_readers_refuse(dir, {dir.string()});
+  expect_user_error(run_mancala({"verify", dir.string()}), {dir.string()});
+  expect_user_error(run_mancala(cat(cat({"build"}, kKalah3), {"--out", dir.string(), "--quiet"})), {dir.string()});
+}
+
+class BuildOut : public ::testing::TestWithParam<std::pair<std::string, std::vector<std::string>>> {};
+
+TEST_P(BuildOut, IsAnInputErrorNamingThePath) {
+  expect_user_error(run_mancala({"build", "--pits", "3", "--max-seeds", "4", "--out", GetParam().first, "--quiet"}),
+                    GetParam().second);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Paths, BuildOut,
+    ::testing::Values(std::pair<std::string, std::vector<std::string>>{"", {"--out", "empty"}},
+                      std::pair<std::string, std::vector<std::string>>{"/etc/passwd", {"/etc/passwd", "not a directory"}},
+                      std::pair<std::string, std::vector<std::string>>{"/proc/nope", {"/proc/nope", "cannot create"}},
+                      // a new directory under a parent that is a file
+                      std::pair<std::string, std::vector<std::string>>{"/etc/passwd/tables", {"/etc/passwd/tables", "cannot create"}},
+                      std::pair<std::string, std::vector<std::string>>{"/proc/self/tables", {"/proc/self/tables", "cannot create"}}),
+    [](const auto& param_info) {
+      std::string name = "Path";
+      for (const char c : param_info.param.first) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+      return name;
+    });
+
+// ---------------------------------------------------------------------------
+// 9. Tables hold boards without burnt holes: probe refuses a position with
+// some instead of answering another board's value.
+// ---------------------------------------------------------------------------
+
+TEST(TableProbeBurnt, IsRefused) {
+  const fs::path dir = built("congkak3", {"--game", "congkak", "--pits", "3", "--max-seeds", "6"});
+  for (const char* position : {"x,1,1/1,1,1 0-0 s", "1,2,1/1,x,1 3-2 n", "x,x,1/x,1,x 0-0 s"})
+    expect_user_error(run_mancala({"probe", "--tables", dir.string(), "--game", "congkak", "--position", position}),
+                      {"burnt holes"});
+  // Without burnt holes it still answers.
+  const json j = run_json({"probe", "--tables", dir.string(), "--game", "congkak", "--position", "1,1,1/1,1,1 0-0 s"});
+  EXPECT_TRUE(j.contains("value"));
+}
+
+}  // namespace
