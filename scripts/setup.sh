@@ -3,6 +3,7 @@
 # when something is missing).  Run as root or with sudo available.
 #   scripts/setup.sh           build, test and plot
 #   scripts/setup.sh --slurm   also Slurm and munge, for tests/slurm_test.sh
+#   scripts/setup.sh --fuzz    also clang, libFuzzer and llvm-symbolizer, for scripts/fuzz.sh
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
@@ -14,6 +15,9 @@ packages=(
 for arg in "$@"; do
   case "$arg" in
     --slurm) packages+=(slurmctld slurmd slurm-client munge) ;;
+    # libFuzzer ships in libclang-rt-14-dev (a mere recommendation of clang);
+    # llvm-14 has the symbolizer for readable sanitizer reports.
+    --fuzz) packages+=(clang libclang-rt-14-dev llvm-14) ;;
     *) echo "setup.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
