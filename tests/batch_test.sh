@@ -128,6 +128,30 @@ grep -q "slow.txt line 1: timed out" "$work/slow.err" || fail "timeout: stderr $
 py 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; assert r[0]["exit_status"] is None and "timed out" in r[0]["error"] and r[1]["exit_status"]==0' \
   "$work/slow.jsonl" || fail "timeout: records"
 
+# --- --timeout and a command that finishes just as it falls due: a child that
+# has exited keeps its whole result; only a child still running is killed.
+# Many trivial solves under timeouts around their running time hit both
+# cases; every record must be a result or a timeout, never a lost result.
+for i in $(seq 50); do echo "solve --pits 2 --seeds 1 --tt-mb 1"; done >"$work/race.txt"
+for t in 0.001 0.002 0.003 0.005 0.008 0.013 0.02; do
+  "$mancala" batch --manifest "$work/race.txt" --timeout "$t" >"$work/race.jsonl" 2>/dev/null
+  rc=$?
+  py '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 50, len(rows)
+timed_out = 0
+for r in rows:
+    if r["exit_status"] == 0:
+        assert "error" not in r and r["value"] == 2, r  # Kalah(2,1) is +2
+    else:
+        assert r["exit_status"] is None and r["error"].startswith("timed out"), r
+        timed_out += 1
+want = 1 if timed_out else 0
+assert int(sys.argv[2]) == want, (sys.argv[2], timed_out)
+' "$work/race.jsonl" "$rc" || fail "--timeout $t: a finished command lost its result"
+done
+
 # --- batch's own bad input: one line on stderr, nothing on stdout, exit 2
 expect2() {
   local words=$1; shift

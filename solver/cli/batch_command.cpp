@@ -128,8 +128,23 @@ struct ChildRun {
   double peak_rss_mib = 0;
 };
 
+// Whether the child has exited, without reaping it.
+bool has_exited(pid_t pid) {
+  for (;;) {
+    siginfo_t info{};
+    if (waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0) return info.si_pid == pid;
+    if (errno != EINTR) return true;  // not our child any more: wait4 below reports it
+  }
+}
+
 // Runs `mancala WORDS...` (this binary) with stdin from /dev/null; collects
 // stdout and stderr; kills it with SIGKILL after `timeout` seconds (0: none).
+//
+// The timeout applies only to a child that is still running when it falls
+// due: one that has already exited, its output perhaps still in the pipes,
+// keeps its result, and all of its output is read before it is reaped.  A
+// line counts as timed out only when the SIGKILL is what ended it (a child
+// that exits between the check and the kill has exited normally).
 ChildRun run_self(const std::vector<std::string>& words, double timeout) {
   ChildRun r;
   int out_pipe[2], err_pipe[2];
@@ -166,16 +181,26 @@ ChildRun run_self(const std::vector<std::string>& words, double timeout) {
     return r;
   }
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  bool deadline_passed = timeout <= 0;  // true once the timeout has been dealt with (or there is none)
+  bool killed = false;
+  const auto at_deadline = [&] {
+    deadline_passed = true;
+    if (!has_exited(pid)) {
+      kill(pid, SIGKILL);
+      killed = true;
+    }
+  };
+  // Both pipes to their end: the child is their only writer, so they end
+  // when it has exited (or been killed), and nothing it wrote is lost.
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   std::string* sinks[2] = {&r.out, &r.err};
   for (int open_fds = 2; open_fds > 0;) {
     int wait_ms = -1;
-    if (timeout > 0) {
+    if (!deadline_passed) {
       const double left = timeout - elapsed();
       if (left <= 0) {
-        r.timed_out = true;
-        kill(pid, SIGKILL);
-        break;
+        at_deadline();
+        continue;
       }
       wait_ms = int(std::min(1000.0, std::ceil(left * 1000)));
     }
@@ -196,6 +221,12 @@ ChildRun run_self(const std::vector<std::string>& words, double timeout) {
   }
   for (auto& f : fds)
     if (f.fd >= 0) close(f.fd);
+  // A child that closed its pipes but is still running is still under the
+  // timeout.
+  while (!has_exited(pid)) {
+    if (!deadline_passed && elapsed() >= timeout) at_deadline();
+    poll(nullptr, 0, 1);
+  }
   int status = 0;
   rusage usage{};
   while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
@@ -204,6 +235,7 @@ ChildRun run_self(const std::vector<std::string>& words, double timeout) {
   r.peak_rss_mib = double(usage.ru_maxrss) / 1024.0;  // KiB on Linux
   if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  r.timed_out = killed && r.signal == SIGKILL;
   return r;
 }
 
