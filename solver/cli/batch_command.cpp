@@ -69,8 +69,13 @@ const char* kBatchSynopsis =
     "prints one line on stderr naming its line number; batch goes on with the\n"
     "next line and exits 2 if any line had an input error (bad line, unknown\n"
     "command or option, bad position, ...), otherwise 1 if any line failed in\n"
-    "another way (non-zero exit, signal, timeout), otherwise 0.  batch's\n"
-    "output is always JSON lines; --json is accepted and changes nothing";
+    "another way (non-zero exit, signal, timeout), otherwise 0.  Bad lines\n"
+    "include a NUL byte, more than 16384 bytes or 1024 words, a nested batch,\n"
+    "and --help, -h or help (a help text is not a result).  --timeout kills\n"
+    "only a command still running when it falls due.  batch's output is\n"
+    "always JSON lines; --json is accepted and changes nothing";
+
+static_assert(kMaxManifestLineBytes == 16384 && kMaxManifestWords == 1024, "the help text above names these limits");
 
 // A non-negative index given as text (--index or SLURM_ARRAY_TASK_ID).
 std::optional<long> parse_index(const std::string& text) {

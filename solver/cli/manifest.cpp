@@ -62,11 +62,30 @@ std::vector<std::string> split_words(std::string_view text) {
 }  // namespace
 
 ManifestLine parse_manifest_line(std::string_view text) {
+  // A NUL byte would end its word when the words become the child's argv
+  // (C strings), silently dropping the rest of the line.
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos)
+    throw InputError("the line holds a NUL byte (byte " + std::to_string(nul + 1) + "); a manifest is text");
+  if (text.size() > kMaxManifestLineBytes)
+    throw InputError("the line is " + std::to_string(text.size()) + " bytes long, more than the limit of " +
+                     std::to_string(kMaxManifestLineBytes));
   ManifestLine ml{split_words(text)};
+  if (ml.words.size() > kMaxManifestWords)
+    throw InputError("the line holds " + std::to_string(ml.words.size()) + " words, more than the limit of " +
+                     std::to_string(kMaxManifestWords));
   auto& words = ml.words;
   if (!words.empty() && words[0] == "mancala") words.erase(words.begin());
   if (words.empty()) throw InputError("no command on the line");
   if (words[0] == "batch") throw InputError("batch cannot run inside a batch manifest");
+  // A help text is not a result: refused rather than recorded as a line
+  // whose output is not JSON.  The same words `mancala` itself takes as a
+  // request for help (there is no unique-prefix matching of option names).
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const bool help = words[i] == "--help" || words[i] == "-h" || (i == 0 && words[i] == "help");
+    if (help)
+      throw InputError("'" + words[i] + "' prints a help text, not a result (run `mancala " +
+                       (i == 0 ? std::string("--help") : words[0] + " --help") + "` outside the manifest)");
+  }
   return ml;
 }
 

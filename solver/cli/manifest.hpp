@@ -11,6 +11,14 @@
 
 namespace mancala::cli {
 
+// The longest command line, in bytes, and the most words on one.  Both are
+// checked before anything is started, so that a line beyond the kernel's
+// limits for a new process's arguments (Linux: 128 KiB for one argument,
+// ARG_MAX for all of them with the environment) is an input error naming its
+// line, not a failure to start it.  Real command lines are well under 1 KiB.
+inline constexpr std::size_t kMaxManifestLineBytes = 16384;
+inline constexpr std::size_t kMaxManifestWords = 1024;
+
 // A command line of a manifest file, as read from it.
 struct ManifestEntry {
   int line;          // 1-based line number in the file
@@ -28,8 +36,10 @@ struct ManifestLine {
 // the next character; an unquoted '#' at the start of a word starts a
 // comment; a leading word `mancala` is dropped.  Throws InputError (a
 // one-line message without the line number) for a line that is not a
-// command batch runs: an unbalanced quote, a backslash at the end, no
-// command, or a nested `batch`.  Pure: no I/O, no global state.
+// command batch runs: a NUL byte, more than kMaxManifestLineBytes bytes or
+// kMaxManifestWords words, an unbalanced quote, a backslash at the end, no
+// command, a nested `batch`, or --help / -h / `help` (they print a help
+// text, not a result).  Pure: no I/O, no global state.
 ManifestLine parse_manifest_line(std::string_view text);
 
 // The command lines of a manifest's content, split at '\n' (a final line
