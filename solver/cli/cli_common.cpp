@@ -54,6 +54,9 @@ bool parse_args(const std::string& command, const std::string& synopsis, po::opt
                 const Args& args, po::variables_map& vm, const po::positional_options_description* positional) {
   desc.add_options()("json", po::bool_switch(), "print one JSON object on stdout")("help,h", "print this help");
   po::command_line_parser parser(args);
+  // Boost's default style, less allow_guessing: a prefix of an option name
+  // (--pit, --js) is refused as unknown rather than taken for the option.
+  parser.style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing);
   parser.options(desc);
   if (positional)
     parser.positional(*positional);

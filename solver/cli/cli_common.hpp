@@ -32,7 +32,9 @@ void add_game_options(po::options_description& desc);
 GameSetup game_setup(const po::variables_map& vm);
 
 // Parses `args` against `desc` (plus --help and --json, added here).  Returns
-// false when --help was given (the help text has been printed).
+// false when --help was given (the help text has been printed).  Options are
+// matched by their full names only: no unique-prefix guessing, so that a typo
+// such as --pit is an error instead of silently meaning --pits.
 bool parse_args(const std::string& command, const std::string& synopsis, po::options_description& desc,
                 const Args& args, po::variables_map& vm,
                 const po::positional_options_description* positional = nullptr);

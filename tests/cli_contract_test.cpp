@@ -1,0 +1,60 @@
+// Tests of the command-line contract (cli_harness.hpp) where an adversarial
+// pass found it broken, a section each: option names matched by prefix,
+// move lists with leading zeros, numeric options that wrap around or are
+// refused without naming the option, analyze on a finished game, and SIGINT
+// and SIGTERM.  Like cli_test.cpp they run the real binary (MANCALA_BIN);
+// batch's manifest lines are covered by tests/batch_test.sh.
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "cli_harness.hpp"
+
+namespace {
+
+using namespace cli_harness;
+
+const Args kSmallSolve = {"--pits", "2", "--seeds", "1", "--tt-mb", "16"};
+
+// A private scratch directory, removed at the end.
+struct ScratchDir {
+  std::string path;
+  explicit ScratchDir(const std::string& name)
+      : path((std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()))).string()) {
+    std::filesystem::create_directories(path);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path); }
+};
+
+// For the options of build and batch: a table directory that is never
+// written (every case is refused first) and a manifest of one command.
+const ScratchDir& scratch() {
+  static const ScratchDir dir("mancala_cli_contract");
+  return dir;
+}
+std::string unused_tables() { return scratch().path + "/tables"; }
+std::string manifest() {
+  const std::string path = scratch().path + "/one.txt";
+  std::ofstream(path) << "show --pits 2 --seeds 1\n";
+  return path;
+}
+
+// ---------------------------------------------------------------------------
+// Option names: full names only
+// ---------------------------------------------------------------------------
+
+// Boost.ProgramOptions takes a unique prefix for the option by default
+// (--pit for --pits); the parser style turns that off for every command.
+TEST(CliOptionNames, APrefixOfAnOptionNameIsAnUnknownOption) {
+  expect_user_error(run_mancala({"show", "--pit", "3"}), {"--pit"});
+  expect_user_error(run_mancala({"show", "--pits", "3", "--se", "1"}), {"--se"});
+  expect_user_error(run_mancala(cat({"solve", "--js"}, kSmallSolve)), {"--js"});
+  expect_user_error(run_mancala({"perft", "--dep", "1"}), {"--dep"});
+  expect_user_error(run_mancala({"build", "--pits", "2", "--max", "2", "--out", unused_tables()}), {"--max"});
+  expect_user_error(run_mancala({"bench", "--se", "quick"}), {"--se"});
+  expect_user_error(run_mancala({"batch", "--man", manifest()}), {"--man"});
+  // The full names still work, also with '='.
+  EXPECT_EQ(run_json({"show", "--pits=3", "--seeds", "1"}).value("position", ""), "1,1,1/1,1,1 0-0 s");
+}
+
+}  // namespace
