@@ -57,4 +57,16 @@ TEST(CliOptionNames, APrefixOfAnOptionNameIsAnUnknownOption) {
   EXPECT_EQ(run_json({"show", "--pits=3", "--seeds", "1"}).value("position", ""), "1,1,1/1,1,1 0-0 s");
 }
 
+// ---------------------------------------------------------------------------
+// Move lists: no leading zeros
+// ---------------------------------------------------------------------------
+
+TEST(CliMoveList, LeadingZerosAreRefused) {
+  expect_user_error(run_mancala({"apply", "--moves", "01"}), {"01", "leading zero"});
+  expect_user_error(run_mancala({"apply", "--moves", "3,06"}), {"06", "leading zero"});
+  expect_user_error(run_mancala({"apply", "--moves", "00"}), {"00", "leading zero"});
+  // Without the zero the same list is fine.
+  EXPECT_EQ(run_json({"apply", "--moves", "3,6"}).value("position", ""), "4,4,0,5,5,0/5,5,5,5,4,4 2-0 n");
+}
+
 }  // namespace
