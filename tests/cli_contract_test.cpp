@@ -69,4 +69,60 @@ TEST(CliMoveList, LeadingZerosAreRefused) {
   EXPECT_EQ(run_json({"apply", "--moves", "3,6"}).value("position", ""), "4,4,0,5,5,0/5,5,5,5,4,4 2-0 n");
 }
 
+// ---------------------------------------------------------------------------
+// Numeric options: negative and absurd values are refused naming the option
+// ---------------------------------------------------------------------------
+
+struct NumericCase {
+  Args args;
+  std::string option;  // the message must name it
+};
+
+void expect_refused(const std::vector<NumericCase>& cases) {
+  for (const NumericCase& c : cases) {
+    SCOPED_TRACE(command_line(c.args));
+    const RunResult r = run_mancala(c.args);
+    expect_user_error(r, {c.option});
+    // A negative number must not have wrapped around to 2^64 - 1.
+    if (std::find(c.args.begin(), c.args.end(), "18446744073709551615") == c.args.end()) {
+      EXPECT_FALSE(mentions(r.err, "18446744073709551615")) << describe(r);
+    }
+  }
+}
+
+TEST(CliNumericOptions, NegativeValuesAreRefusedNamingTheOption) {
+  expect_refused({
+      {{"solve", "--pits", "2", "--seeds", "1", "--tt-mb", "-1"}, "--tt-mb"},
+      {{"analyze", "--pits", "2", "--seeds", "1", "--tt-mb", "-1"}, "--tt-mb"},
+      {{"bench", "--tt-mb", "-1"}, "--tt-mb"},
+      {cat({"solve", "--threads", "-1"}, kSmallSolve), "--threads"},
+      {cat({"solve", "--level-tables", "-2"}, kSmallSolve), "--level-tables"},
+      {cat({"solve", "--deepening", "-1"}, kSmallSolve), "--deepening"},
+      {{"perft", "--depth", "-1"}, "--depth"},
+      {{"show", "--pits", "-1"}, "--pits"},
+      {{"show", "--seeds", "-1"}, "--seeds"},
+      {{"build", "--pits", "2", "--max-seeds", "-1", "--out", unused_tables()}, "--max-seeds"},
+      {{"build", "--pits", "2", "--max-seeds", "2", "--threads", "-1", "--out", unused_tables()}, "--threads"},
+      {{"batch", "--manifest", manifest(), "--timeout", "-1"}, "--timeout"},
+      {{"batch", "--manifest", manifest(), "--index", "-1"}, "--index"},
+  });
+}
+
+TEST(CliNumericOptions, AbsurdValuesAreRefusedNamingTheOption) {
+  expect_refused({
+      {cat({"solve", "--tt-mb", "18446744073709551615"}, {"--pits", "2", "--seeds", "1"}), "--tt-mb"},
+      {cat({"solve", "--tt-mb", "99999999999999"}, {"--pits", "2", "--seeds", "1"}), "--tt-mb"},
+      {cat({"solve", "--threads", "100000"}, kSmallSolve), "--threads"},
+      {cat({"solve", "--level-tables", "1000"}, kSmallSolve), "--level-tables"},
+      {cat({"solve", "--deepening", "100000"}, kSmallSolve), "--deepening"},
+      {{"perft", "--depth", "100000"}, "--depth"},
+      {{"show", "--pits", "1000"}, "--pits"},
+      {{"show", "--seeds", "1000"}, "--seeds"},
+      {{"show", "--pits", "99999999999"}, "--pits"},
+      {{"build", "--pits", "2", "--max-seeds", "100000", "--out", unused_tables()}, "--max-seeds"},
+      {{"batch", "--manifest", manifest(), "--timeout", "1e12"}, "--timeout"},
+      {{"batch", "--manifest", manifest(), "--index", "99999999999999"}, "--index"},
+  });
+}
+
 }  // namespace

@@ -315,7 +315,7 @@ std::optional<BatchPlan> parse_batch(const Args& args) {
   BatchPlan plan;
   plan.manifest = vm["manifest"].as<std::string>();
   plan.timeout = vm["timeout"].as<double>();
-  if (!(plan.timeout >= 0) || plan.timeout > 1e9) throw InputError("--timeout must be a number of seconds >= 0");
+  if (!(plan.timeout >= 0) || plan.timeout > 1e9) throw InputError("--timeout must be a number of seconds between 0 and 1e9");
   if (vm.count("index") && vm["all"].as<bool>()) throw InputError("--index and --all cannot be combined");
   if (vm.count("out")) plan.out = vm["out"].as<std::string>();
   plan.count = vm["count"].as<bool>();

@@ -39,6 +39,13 @@ bool parse_args(const std::string& command, const std::string& synopsis, po::opt
                 const Args& args, po::variables_map& vm,
                 const po::positional_options_description* positional = nullptr);
 
+// The value of the integer option --NAME (declared as po::value<int> or
+// po::value<long long>), checked to lie in [lo, hi]; throws InputError naming
+// the option and the value otherwise.  Options that count something are
+// declared signed, so that "-1" reaches this check instead of wrapping
+// around to a huge unsigned value.
+long long int_option(const po::variables_map& vm, const std::string& name, long long lo, long long hi);
+
 nlohmann::json position_json(const Ruleset& rules, const Position& p);
 // 1-based pit numbers of a move mask.
 std::vector<int> pit_numbers(MoveMask mask);
