@@ -125,4 +125,24 @@ TEST(CliNumericOptions, AbsurdValuesAreRefusedNamingTheOption) {
   });
 }
 
+// ---------------------------------------------------------------------------
+// analyze on a finished game: solve's value, no moves
+// ---------------------------------------------------------------------------
+
+TEST(CliAnalyze, AFinishedGameHasSolvesValueAndNoMoves) {
+  const std::vector<Args> finished = {
+      {"--position", "0,0,0/0,0,0 3-1 s"},
+      {"--position", "0,0,0/1,2,0 3-1 s"},  // the sweep gives North its row
+      {"--game", "oware", "--position", "0,0,0,0,0,0/1,0,0,0,0,0 20-27 s"},
+  };
+  for (const Args& position : finished) {
+    SCOPED_TRACE(command_line(position));
+    const json solved = run_json(cat({"solve", "--tt-mb", "16"}, position));
+    const json analyzed = run_json(cat({"analyze", "--tt-mb", "16"}, position));
+    ASSERT_TRUE(solved.contains("value") && solved["value"].is_number_integer()) << solved.dump();
+    EXPECT_EQ(analyzed.value("value", json()), solved["value"]) << analyzed.dump();
+    EXPECT_EQ(analyzed.value("moves", json()), json::array()) << analyzed.dump();
+  }
+}
+
 }  // namespace

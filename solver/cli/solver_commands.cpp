@@ -163,6 +163,10 @@ int cmd_analyze(const Args& args) {
   solver::Solver solver(g.rules, solver_options(vm));
   const auto t0 = std::chrono::steady_clock::now();
   const auto moves = with_progress(vm, solver, [&](solver::Solver& s) { return s.analyze(g.position); });
+  // The position's value: its best move's.  A finished position has no moves;
+  // its value is the one solve gives it (the final sweep of the rows), so
+  // that analyze and solve never disagree on a value.
+  const int value = moves.empty() ? solver.solve(g.position).value : moves.front().value;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (vm["json"].as<bool>()) {
     nlohmann::json list = nlohmann::json::array();
@@ -170,12 +174,13 @@ int cmd_analyze(const Args& args) {
     print_json({{"position", format_position(g.position)},
                 {"ruleset", g.rules.digest()},
                 {"moves", list},
-                {"value", moves.empty() ? nlohmann::json(nullptr) : nlohmann::json(moves.front().value)},
+                {"value", value},
                 {"nodes", solver.status().nodes},
                 {"seconds", seconds}});
     return 0;
   }
-  if (moves.empty()) std::cout << "no legal moves: the game is over\n";
+  if (moves.empty())
+    std::cout << "no legal moves: the game is over, value " << value << "  " << result_name(value) << "\n";
   for (const auto& m : moves) std::cout << "move " << m.move << "  value " << m.value << "  " << result_name(m.value) << "\n";
   return 0;
 }
