@@ -145,4 +145,163 @@ TEST(CliAnalyze, AFinishedGameHasSolvesValueAndNoMoves) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// SIGINT and SIGTERM
+// ---------------------------------------------------------------------------
+
+// A solve that runs for minutes: Kalah(6,6) without endgame tables.
+const Args kLongSolve = {"solve", "--game", "kalah", "--pits", "6", "--seeds", "6", "--level-tables", "0", "--tt-mb", "16"};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+struct Started {
+  pid_t pid = -1;
+  std::string out_path, err_path;
+};
+
+// Starts MANCALA_BIN with stdout and stderr into files and SIGINT/SIGTERM at
+// their default disposition (whatever the test runner ignores).
+Started start_mancala(const Args& args, const ScratchDir& dir) {
+  Started s;
+  s.out_path = dir.path + "/stdout";
+  s.err_path = dir.path + "/stderr";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, s.out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, s.err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t defaults, none;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  sigemptyset(&none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  std::string program = MANCALA_BIN;
+  std::vector<std::string> storage = args;
+  std::vector<char*> argv{program.data()};
+  for (auto& a : storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const int rc = posix_spawn(&s.pid, program.c_str(), &actions, &attr, argv.data(), environ);
+  posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) s.pid = -1;
+  return s;
+}
+
+bool still_running(pid_t pid) {
+  int status = 0;
+  return waitpid(pid, &status, WNOHANG) == 0;
+}
+
+// Waits up to `limit` for the process to end (then kills it) and returns
+// what it did.
+RunResult finish(const Started& s, const Args& args, std::chrono::milliseconds limit = 10s) {
+  RunResult r;
+  r.args = args;
+  int status = 0;
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    const pid_t done = waitpid(s.pid, &status, WNOHANG);
+    if (done == s.pid) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      r.timed_out = true;
+      kill(s.pid, SIGKILL);
+      waitpid(s.pid, &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(5ms);
+  }
+  if (!r.timed_out && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (!r.timed_out && WIFSIGNALED(status)) r.term_signal = WTERMSIG(status);
+  r.out = read_file(s.out_path);
+  r.err = read_file(s.err_path);
+  return r;
+}
+
+void expect_interrupted(const RunResult& r, int exit_code, const std::string& message) {
+  SCOPED_TRACE(describe(r));
+  EXPECT_FALSE(r.timed_out) << "the process did not end on the signal";
+  EXPECT_EQ(r.term_signal, 0) << "the signal killed the process instead of being handled";
+  EXPECT_EQ(r.exit_code, exit_code) << "exit status 128 + signal";
+  EXPECT_EQ(r.out, "");
+  // Without a terminal no progress line is drawn: the message is all.
+  EXPECT_EQ(r.err, message);
+  EXPECT_TRUE(!r.err.empty() && r.err.back() == '\n') << "stderr ends with a newline";
+}
+
+void interrupt_long_solve(int sig, int exit_code, const std::string& message) {
+  ScratchDir dir("mancala_cli_interrupt");
+  const Started s = start_mancala(kLongSolve, dir);
+  ASSERT_GT(s.pid, 0);
+  std::this_thread::sleep_for(500ms);
+  ASSERT_TRUE(still_running(s.pid)) << "the long solve ended before the signal: " << read_file(s.err_path);
+  kill(s.pid, sig);
+  expect_interrupted(finish(s, kLongSolve), exit_code, message);
+}
+
+TEST(CliInterrupt, SigintEndsASolveWithAMessageAndStatus130) {
+  interrupt_long_solve(SIGINT, 130, "mancala: interrupted by SIGINT\n");
+}
+
+TEST(CliInterrupt, SigtermEndsASolveWithAMessageAndStatus143) {
+  interrupt_long_solve(SIGTERM, 143, "mancala: interrupted by SIGTERM\n");
+}
+
+// The pids of a process's children (Linux /proc).
+std::vector<pid_t> children_of(pid_t pid) {
+  std::vector<pid_t> kids;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
+  for (pid_t kid; in >> kid;) kids.push_back(kid);
+  return kids;
+}
+
+// Gone, or a zombie nobody has reaped yet.
+bool process_gone(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (stat.empty()) return true;
+  const auto paren = stat.rfind(')');
+  return paren != std::string::npos && paren + 2 < stat.size() && (stat[paren + 2] == 'Z' || stat[paren + 2] == 'X');
+}
+
+// batch passes the signal on to the command it is running: no solve is left
+// running without its batch.
+TEST(CliInterrupt, SigtermToBatchEndsItsRunningCommandToo) {
+  ScratchDir dir("mancala_cli_interrupt_batch");
+  const std::string manifest = dir.path + "/long.txt";
+  {
+    std::ofstream m(manifest);
+    for (std::size_t i = 0; i < kLongSolve.size(); ++i) m << (i ? " " : "") << kLongSolve[i];
+    m << "\n";
+  }
+  const Args args = {"batch", "--manifest", manifest};
+  const Started s = start_mancala(args, dir);
+  ASSERT_GT(s.pid, 0);
+  std::vector<pid_t> kids;
+  for (int i = 0; i < 500 && kids.empty(); ++i) {
+    std::this_thread::sleep_for(10ms);
+    kids = children_of(s.pid);
+  }
+  ASSERT_EQ(kids.size(), 1u) << "batch started no command";
+  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(still_running(s.pid));
+  kill(s.pid, SIGTERM);
+  const RunResult r = finish(s, args);
+  expect_interrupted(r, 143, "mancala: interrupted by SIGTERM\n");
+  bool gone = false;
+  for (int i = 0; i < 500 && !gone; ++i) {
+    gone = process_gone(kids[0]);
+    if (!gone) std::this_thread::sleep_for(10ms);
+  }
+  if (!gone) kill(kids[0], SIGKILL);  // do not leave it behind
+  EXPECT_TRUE(gone) << "the command batch was running is still running";
+}
+
 }  // namespace

@@ -38,6 +38,7 @@
 #include <thread>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "manifest.hpp"
 #include "mancala/error.hpp"
 #include "mancala_build_info.hpp"
@@ -133,7 +134,8 @@ struct ChildRun {
   double peak_rss_mib = 0;
 };
 
-// Whether the child has exited, without reaping it.
+// Whether the child has exited, without reaping it (its pid stays reserved
+// until wait4, so the interrupt handler never signals a reused pid).
 bool has_exited(pid_t pid) {
   for (;;) {
     siginfo_t info{};
@@ -173,9 +175,25 @@ ChildRun run_self(const std::vector<std::string>& words, double timeout) {
   std::vector<char*> argv;
   for (auto& w : storage) argv.push_back(w.data());
   argv.push_back(nullptr);
+  // SIGINT and SIGTERM are blocked from before the spawn until the interrupt
+  // handler knows the child's pid, so that a signal in between cannot leave
+  // the child running without its batch; the child starts with batch's own
+  // signal mask.
+  sigset_t interrupts, old_mask;
+  sigemptyset(&interrupts);
+  sigaddset(&interrupts, SIGINT);
+  sigaddset(&interrupts, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &interrupts, &old_mask);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setsigmask(&attr, &old_mask);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
   const auto t0 = std::chrono::steady_clock::now();
   pid_t pid = -1;
-  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attr, argv.data(), environ);
+  if (rc == 0) set_running_child(pid);
+  pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
   close(out_pipe[1]);
   close(err_pipe[1]);
@@ -232,6 +250,7 @@ ChildRun run_self(const std::vector<std::string>& words, double timeout) {
     if (!deadline_passed && elapsed() >= timeout) at_deadline();
     poll(nullptr, 0, 1);
   }
+  set_running_child(0);  // before reaping: afterwards the pid may be reused
   int status = 0;
   rusage usage{};
   while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
