@@ -2,7 +2,9 @@
 # `mancala batch` end to end: a manifest run whole, as single array tasks
 # (--index and SLURM_ARRAY_TASK_ID), appending with --out, manifest errors
 # reported with their line numbers (exit 2, the other lines' results kept),
-# timeouts, and batch's own bad input (one line on stderr, exit 2).
+# lines refused before they run (NUL byte, over-long, --help), timeouts (also
+# of commands that finish just as the timeout falls due), and batch's own bad
+# input (one line on stderr, exit 2).
 #   tests/batch_test.sh MANCALA_BINARY SOURCE_DIR
 set -uo pipefail
 mancala=$1
@@ -127,6 +129,68 @@ printf 'perft --depth 60\nshow --pits 2 --seeds 1\n' >"$work/slow.txt"
 grep -q "slow.txt line 1: timed out" "$work/slow.err" || fail "timeout: stderr $(cat "$work/slow.err")"
 py 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; assert r[0]["exit_status"] is None and "timed out" in r[0]["error"] and r[1]["exit_status"]==0' \
   "$work/slow.jsonl" || fail "timeout: records"
+
+# --- lines batch refuses before running them: a NUL byte (it would cut the
+# line short as a C string), a line over 16384 bytes or 1024 words (beyond
+# the kernel's argument limits), --help/-h/help (a help text, not a result).
+# Each gets its record (exit_status 2, error naming the problem) and a stderr
+# line naming its line number; the good lines around them still run.
+{
+  printf 'show --pits 3 --seeds 1\n'
+  printf 'show --pits 3\0 --seeds 9\n'
+  printf 'show --position %s\n' "$(head -c 200000 /dev/zero | tr '\0' x)"
+  printf 'show'; for i in $(seq 1100); do printf ' --pits 3'; done; printf '\n'
+  printf 'solve --help\n'
+  printf 'show -h --pits 2\n'
+  printf 'help\n'
+  printf 'perft --depth 1 --pits 3 --seeds 1\n'
+} >"$work/refused.txt"
+[ "$("$mancala" batch --manifest "$work/refused.txt" --count)" = 8 ] || fail "refused lines: --count"
+"$mancala" batch --manifest "$work/refused.txt" >"$work/refused.jsonl" 2>"$work/refused.err"
+rc=$?
+[ "$rc" = 2 ] || fail "refused lines: exit $rc, want 2: $(cut -c1-300 "$work/refused.err")"
+[ "$(wc -l <"$work/refused.err")" = 6 ] || fail "refused lines: one stderr line each: $(cut -c1-300 "$work/refused.err")"
+for want in "line 2: .*NUL byte" "line 3: .*200016 bytes.*limit of 16384" "line 4: .*words.*limit of 1024" \
+            "line 5: .*--help.*help text" "line 6: .*-h.*help text" "line 7: .*help.*help text"; do
+  grep -q "^mancala: error: .*refused.txt $want" "$work/refused.err" || fail "refused lines: stderr lacks '$want': $(cut -c1-300 "$work/refused.err")"
+done
+py '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["line"] for r in rows] == list(range(1, 9)), [r["line"] for r in rows]
+assert "error" not in rows[0] and rows[0]["position"] == "1,1,1/1,1,1 0-0 s", rows[0]
+assert "error" not in rows[7] and rows[7]["counts"] == [3], rows[7]
+for r in rows[1:7]:
+    assert r["exit_status"] == 2 and r["seconds"] is None, r["error"]
+    assert "position" not in r and "counts" not in r, r
+assert "NUL" in rows[1]["error"] and rows[1]["command"] == "show --pits 3\u0000 --seeds 9"
+assert "16384" in rows[2]["error"] and "1024" in rows[3]["error"]
+assert all("help text" in r["error"] for r in rows[4:7]), [r["error"] for r in rows[4:7]]
+' "$work/refused.jsonl" || fail "refused lines: records"
+
+# --- --timeout and a command that finishes just as it falls due: a child that
+# has exited keeps its whole result; only a child still running is killed.
+# Many trivial solves under timeouts around their running time hit both
+# cases; every record must be a result or a timeout, never a lost result.
+for i in $(seq 50); do echo "solve --pits 2 --seeds 1 --tt-mb 1"; done >"$work/race.txt"
+for t in 0.001 0.002 0.003 0.005 0.008 0.013 0.02; do
+  "$mancala" batch --manifest "$work/race.txt" --timeout "$t" >"$work/race.jsonl" 2>/dev/null
+  rc=$?
+  py '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 50, len(rows)
+timed_out = 0
+for r in rows:
+    if r["exit_status"] == 0:
+        assert "error" not in r and r["value"] == 2, r  # Kalah(2,1) is +2
+    else:
+        assert r["exit_status"] is None and r["error"].startswith("timed out"), r
+        timed_out += 1
+want = 1 if timed_out else 0
+assert int(sys.argv[2]) == want, (sys.argv[2], timed_out)
+' "$work/race.jsonl" "$rc" || fail "--timeout $t: a finished command lost its result"
+done
 
 # --- batch's own bad input: one line on stderr, nothing on stdout, exit 2
 expect2() {

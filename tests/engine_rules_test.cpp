@@ -255,7 +255,7 @@ TEST(Moves, NoMoveIsLegalOnceTheGameIsOver) {
 TEST(Moves, MoveListParsing) {
   EXPECT_EQ(parse_move_list("3,1,6"), (std::vector<int>{3, 1, 6}));
   EXPECT_TRUE(parse_move_list("").empty());
-  for (const char* bad : {"3,,1", "a", "3,", ",3", "-1", "1 2", "99999"}) EXPECT_THROW(parse_move_list(bad), InputError) << bad;
+  for (const char* bad : {"3,,1", "a", "3,", ",3", "-1", "1 2", "99999", "01", "3,00", "007"}) EXPECT_THROW(parse_move_list(bad), InputError) << bad;
 }
 
 TEST(Start, BoardLimits) {

@@ -42,6 +42,9 @@ std::vector<int> parse_move_list(const std::string& text) {
     const std::string tok = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (tok.empty() || tok.size() > 3 || tok.find_first_not_of("0123456789") != std::string::npos)
       throw InputError("malformed move list '" + text + "': '" + tok + "' is not a pit number");
+    // No leading zeros, as in positions: one text per move list.
+    if (tok.size() > 1 && tok[0] == '0')
+      throw InputError("malformed move list '" + text + "': '" + tok + "' has a leading zero");
     moves.push_back(std::stoi(tok));
     if (comma == std::string::npos) break;
     start = comma + 1;

@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -32,13 +33,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <thread>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
+#include "manifest.hpp"
 #include "mancala/error.hpp"
 #include "mancala_build_info.hpp"
 
@@ -69,84 +70,13 @@ const char* kBatchSynopsis =
     "prints one line on stderr naming its line number; batch goes on with the\n"
     "next line and exits 2 if any line had an input error (bad line, unknown\n"
     "command or option, bad position, ...), otherwise 1 if any line failed in\n"
-    "another way (non-zero exit, signal, timeout), otherwise 0.  batch's\n"
-    "output is always JSON lines; --json is accepted and changes nothing";
+    "another way (non-zero exit, signal, timeout), otherwise 0.  Bad lines\n"
+    "include a NUL byte, more than 16384 bytes or 1024 words, a nested batch,\n"
+    "and --help, -h or help (a help text is not a result).  --timeout kills\n"
+    "only a command still running when it falls due.  batch's output is\n"
+    "always JSON lines; --json is accepted and changes nothing";
 
-// A command line of the manifest.
-struct ManifestLine {
-  int line;          // 1-based line number in the file
-  std::string text;  // the line without surrounding blanks
-};
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r\f\v");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r\f\v");
-  return s.substr(b, e - b + 1);
-}
-
-// The command lines of a manifest: blank lines and lines whose first
-// non-blank character is '#' are skipped.
-std::vector<ManifestLine> read_manifest(const std::string& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status)) throw InputError("manifest '" + path + "' does not exist");
-  if (std::filesystem::is_directory(status)) throw InputError("manifest '" + path + "' is a directory, not a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read manifest '" + path + "': " + std::strerror(errno));
-  std::vector<ManifestLine> lines;
-  std::string raw;
-  for (int number = 1; std::getline(in, raw); ++number) {
-    const std::string text = trim(raw);
-    if (text.empty() || text[0] == '#') continue;
-    lines.push_back({number, text});
-  }
-  if (in.bad()) throw InputError("cannot read manifest '" + path + "': " + std::strerror(errno));
-  return lines;
-}
-
-// Splits a command line into words like a POSIX shell without expansions:
-// blanks separate words; '...' keeps everything; "..." keeps everything but
-// \" \\ \$ \`; a backslash outside quotes escapes the next character; an
-// unquoted '#' at the start of a word starts a comment.
-std::vector<std::string> split_words(const std::string& text) {
-  std::vector<std::string> words;
-  std::string word;
-  bool in_word = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-      if (in_word) words.push_back(word);
-      word.clear();
-      in_word = false;
-    } else if (c == '#' && !in_word) {
-      break;
-    } else if (c == '\'') {
-      const auto end = text.find('\'', i + 1);
-      if (end == std::string::npos) throw InputError("unterminated ' quote");
-      word += text.substr(i + 1, end - i - 1);
-      in_word = true;
-      i = end;
-    } else if (c == '"') {
-      in_word = true;
-      for (++i;; ++i) {
-        if (i >= text.size()) throw InputError("unterminated \" quote");
-        if (text[i] == '"') break;
-        if (text[i] == '\\' && i + 1 < text.size() && std::strchr("\"\\$`", text[i + 1])) ++i;
-        word += text[i];
-      }
-    } else if (c == '\\') {
-      if (i + 1 >= text.size()) throw InputError("backslash at the end of the line");
-      word += text[++i];
-      in_word = true;
-    } else {
-      word += c;
-      in_word = true;
-    }
-  }
-  if (in_word) words.push_back(word);
-  return words;
-}
+static_assert(kMaxManifestLineBytes == 16384 && kMaxManifestWords == 1024, "the help text above names these limits");
 
 // A non-negative index given as text (--index or SLURM_ARRAY_TASK_ID).
 std::optional<long> parse_index(const std::string& text) {
@@ -204,8 +134,24 @@ struct ChildRun {
   double peak_rss_mib = 0;
 };
 
+// Whether the child has exited, without reaping it (its pid stays reserved
+// until wait4, so the interrupt handler never signals a reused pid).
+bool has_exited(pid_t pid) {
+  for (;;) {
+    siginfo_t info{};
+    if (waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0) return info.si_pid == pid;
+    if (errno != EINTR) return true;  // not our child any more: wait4 below reports it
+  }
+}
+
 // Runs `mancala WORDS...` (this binary) with stdin from /dev/null; collects
 // stdout and stderr; kills it with SIGKILL after `timeout` seconds (0: none).
+//
+// The timeout applies only to a child that is still running when it falls
+// due: one that has already exited, its output perhaps still in the pipes,
+// keeps its result, and all of its output is read before it is reaped.  A
+// line counts as timed out only when the SIGKILL is what ended it (a child
+// that exits between the check and the kill has exited normally).
 ChildRun run_self(const std::vector<std::string>& words, double timeout) {
   ChildRun r;
   int out_pipe[2], err_pipe[2];
@@ -229,9 +175,25 @@ ChildRun run_self(const std::vector<std::string>& words, double timeout) {
   std::vector<char*> argv;
   for (auto& w : storage) argv.push_back(w.data());
   argv.push_back(nullptr);
+  // SIGINT and SIGTERM are blocked from before the spawn until the interrupt
+  // handler knows the child's pid, so that a signal in between cannot leave
+  // the child running without its batch; the child starts with batch's own
+  // signal mask.
+  sigset_t interrupts, old_mask;
+  sigemptyset(&interrupts);
+  sigaddset(&interrupts, SIGINT);
+  sigaddset(&interrupts, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &interrupts, &old_mask);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setsigmask(&attr, &old_mask);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
   const auto t0 = std::chrono::steady_clock::now();
   pid_t pid = -1;
-  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attr, argv.data(), environ);
+  if (rc == 0) set_running_child(pid);
+  pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
   close(out_pipe[1]);
   close(err_pipe[1]);
@@ -242,16 +204,26 @@ ChildRun run_self(const std::vector<std::string>& words, double timeout) {
     return r;
   }
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  bool deadline_passed = timeout <= 0;  // true once the timeout has been dealt with (or there is none)
+  bool killed = false;
+  const auto at_deadline = [&] {
+    deadline_passed = true;
+    if (!has_exited(pid)) {
+      kill(pid, SIGKILL);
+      killed = true;
+    }
+  };
+  // Both pipes to their end: the child is their only writer, so they end
+  // when it has exited (or been killed), and nothing it wrote is lost.
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   std::string* sinks[2] = {&r.out, &r.err};
   for (int open_fds = 2; open_fds > 0;) {
     int wait_ms = -1;
-    if (timeout > 0) {
+    if (!deadline_passed) {
       const double left = timeout - elapsed();
       if (left <= 0) {
-        r.timed_out = true;
-        kill(pid, SIGKILL);
-        break;
+        at_deadline();
+        continue;
       }
       wait_ms = int(std::min(1000.0, std::ceil(left * 1000)));
     }
@@ -272,6 +244,13 @@ ChildRun run_self(const std::vector<std::string>& words, double timeout) {
   }
   for (auto& f : fds)
     if (f.fd >= 0) close(f.fd);
+  // A child that closed its pipes but is still running is still under the
+  // timeout.
+  while (!has_exited(pid)) {
+    if (!deadline_passed && elapsed() >= timeout) at_deadline();
+    poll(nullptr, 0, 1);
+  }
+  set_running_child(0);  // before reaping: afterwards the pid may be reused
   int status = 0;
   rusage usage{};
   while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
@@ -280,7 +259,15 @@ ChildRun run_self(const std::vector<std::string>& words, double timeout) {
   r.peak_rss_mib = double(usage.ru_maxrss) / 1024.0;  // KiB on Linux
   if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  r.timed_out = killed && r.signal == SIGKILL;
   return r;
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\f\v");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r\f\v");
+  return s.substr(b, e - b + 1);
 }
 
 // The one-line message of a failed child: its last "mancala: ..." line on
@@ -321,9 +308,19 @@ std::string one_line(const std::string& text) {
 
 enum class Outcome { Ok, InputError, Failed };
 
-}  // namespace
+// What batch was asked to do.
+struct BatchPlan {
+  std::string manifest;
+  std::vector<ManifestEntry> lines;
+  std::size_t first = 0, last = 0;  // the commands to run: lines[first..last)
+  double timeout = 0;               // seconds, 0: none
+  std::optional<std::string> out;   // --out
+  bool count = false;               // --count: print lines.size() only
+};
 
-int cmd_batch(const Args& args) {
+// Parses batch's own options and reads the manifest; every error here is
+// batch's own bad input, raised before anything runs.  Nullopt after --help.
+std::optional<BatchPlan> parse_batch(const Args& args) {
   po::options_description desc("batch: run the mancala commands of a manifest, one JSON line each");
   desc.add_options()
       ("manifest", po::value<std::string>()->required(), "file of mancala command lines (the words after `mancala`)")
@@ -333,21 +330,21 @@ int cmd_batch(const Args& args) {
       ("timeout", po::value<double>()->default_value(0), "kill a command after S seconds and record the timeout (0: no limit)")
       ("count", po::bool_switch(), "print the number of commands N (array tasks 0..N-1) and run nothing");
   po::variables_map vm;
-  if (!parse_args("batch", kBatchSynopsis, desc, args, vm)) return 0;
-  const std::string manifest = vm["manifest"].as<std::string>();
-  const double timeout = vm["timeout"].as<double>();
-  if (!(timeout >= 0) || timeout > 1e9) throw InputError("--timeout must be a number of seconds >= 0");
+  if (!parse_args("batch", kBatchSynopsis, desc, args, vm)) return std::nullopt;
+  BatchPlan plan;
+  plan.manifest = vm["manifest"].as<std::string>();
+  plan.timeout = vm["timeout"].as<double>();
+  if (!(plan.timeout >= 0) || plan.timeout > 1e9) throw InputError("--timeout must be a number of seconds between 0 and 1e9");
   if (vm.count("index") && vm["all"].as<bool>()) throw InputError("--index and --all cannot be combined");
+  if (vm.count("out")) plan.out = vm["out"].as<std::string>();
+  plan.count = vm["count"].as<bool>();
 
-  const std::vector<ManifestLine> lines = read_manifest(manifest);
-  if (lines.empty()) throw InputError("manifest '" + manifest + "' holds no commands");
-  if (vm["count"].as<bool>()) {
-    std::cout << lines.size() << "\n";
-    return 0;
-  }
+  plan.lines = read_manifest(plan.manifest);
+  if (plan.lines.empty()) throw InputError("manifest '" + plan.manifest + "' holds no commands");
+  plan.last = plan.lines.size();
+  if (plan.count) return plan;
 
   // Which commands to run: --index, else SLURM_ARRAY_TASK_ID, else all.
-  std::size_t first = 0, last = lines.size();
   std::optional<std::string> index_text;
   std::string index_source = "--index";
   if (vm.count("index")) {
@@ -357,116 +354,160 @@ int cmd_batch(const Args& args) {
     index_source = "SLURM_ARRAY_TASK_ID";
   }
   if (index_text) {
+    const std::size_t n = plan.lines.size();
     const auto i = parse_index(*index_text);
     if (!i) throw InputError(index_source + " '" + *index_text + "' is not a command index (0, 1, 2, ...)");
-    if (std::size_t(*i) >= lines.size())
-      throw InputError(index_source + " " + *index_text + " is out of range: manifest '" + manifest + "' holds " +
-                       std::to_string(lines.size()) + (lines.size() == 1 ? " command" : " commands") + " (0.." +
-                       std::to_string(lines.size() - 1) + ")");
-    first = std::size_t(*i);
-    last = first + 1;
+    if (std::size_t(*i) >= n)
+      throw InputError(index_source + " " + *index_text + " is out of range: manifest '" + plan.manifest + "' holds " +
+                       std::to_string(n) + (n == 1 ? " command" : " commands") + " (0.." + std::to_string(n - 1) + ")");
+    plan.first = std::size_t(*i);
+    plan.last = plan.first + 1;
+  }
+  return plan;
+}
+
+// One manifest line, run (or refused).
+struct LineRun {
+  std::vector<std::string> words;  // the command's words; empty when the line was refused
+  std::string started;             // UTC
+  bool spawned = false;            // a child process ran
+  ChildRun child;
+  ojson result;                    // the command's --json object, or null
+  Outcome outcome = Outcome::Ok;
+  std::string error;               // when outcome != Ok
+};
+
+LineRun run_line(const ManifestEntry& entry, double timeout) {
+  LineRun r;
+  try {
+    r.words = parse_manifest_line(entry.text).words;
+  } catch (const InputError& e) {
+    r.outcome = Outcome::InputError;
+    r.error = e.what();
+  }
+  r.started = utc_now();
+  if (r.outcome != Outcome::Ok) return r;
+  std::vector<std::string> child_words = r.words;
+  if (std::find(r.words.begin(), r.words.end(), "--json") == r.words.end()) child_words.push_back("--json");
+  r.child = run_self(child_words, timeout);
+  const ChildRun& c = r.child;
+  r.spawned = c.spawn_error.empty();
+  if (r.spawned && !c.timed_out && c.signal == 0) {
+    r.result = ojson::parse(c.out, nullptr, /*allow_exceptions=*/false);
+    if (!r.result.is_object()) r.result = ojson();
+  }
+  if (c.exit_status == 2) {
+    r.outcome = Outcome::InputError;
+    r.error = child_error(c, timeout);
+  } else if (c.exit_status != 0) {
+    r.outcome = Outcome::Failed;
+    r.error = child_error(c, timeout);
+  } else if (!r.result.is_object()) {
+    r.outcome = Outcome::Failed;
+    r.error = "the output is not one JSON object";
+  }
+  return r;
+}
+
+// The JSON record of a line: where, when and how it ran, then its result.
+ojson make_record(const ManifestEntry& entry, std::size_t index, const LineRun& r, const std::string& commit,
+                  const std::string& host) {
+  ojson record;
+  record["command"] = entry.text;
+  record["line"] = entry.line;
+  record["index"] = index;
+  // exit_status: the command's; 2 for a line batch refused itself; null
+  // when a signal or the timeout ended it or it could not be started.
+  if (r.spawned)
+    record["exit_status"] = r.child.exit_status >= 0 ? ojson(r.child.exit_status) : ojson(nullptr);
+  else
+    record["exit_status"] = r.outcome == Outcome::InputError ? ojson(2) : ojson(nullptr);
+  if (r.outcome != Outcome::Ok) record["error"] = one_line(r.error);
+  record["commit"] = commit;
+  record["host"] = host;
+  record["threads"] = r.words.empty() ? ojson(nullptr) : threads_of(r.words);
+  record["seconds"] = r.spawned ? ojson(r.child.seconds) : ojson(nullptr);
+  record["peak_rss_mib"] = r.spawned ? ojson(std::round(r.child.peak_rss_mib * 10) / 10) : ojson(nullptr);
+  record["started"] = r.started;
+  if (r.result.is_object()) {
+    for (const auto& [key, value] : r.result.items()) {
+      if (!record.contains(key))
+        record[key] = value;
+      else if (record[key] != value)
+        record["result_" + key] = value;
+    }
+  }
+  return record;
+}
+
+// Where the records go: appended to --out (opened before anything runs, so
+// that a bad path fails at once), else stdout; each record written as it is
+// done.
+class RecordSink {
+ public:
+  explicit RecordSink(const std::optional<std::string>& out) {
+    if (!out) return;
+    fd_ = open(out->c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw InputError("cannot open --out '" + *out + "' for appending: " + std::strerror(errno));
+  }
+  RecordSink(const RecordSink&) = delete;
+  RecordSink& operator=(const RecordSink&) = delete;
+  ~RecordSink() {
+    if (fd_ != STDOUT_FILENO) ::close(fd_);
   }
 
-  // Output: appended to --out (opened before anything runs, so that a bad
-  // path fails at once), each line written and flushed as it is done.
-  int out_fd = STDOUT_FILENO;
-  if (vm.count("out")) {
-    const std::string out = vm["out"].as<std::string>();
-    out_fd = open(out.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (out_fd < 0) throw InputError("cannot open --out '" + out + "' for appending: " + std::strerror(errno));
-  }
-  const auto emit = [&](const ojson& record) {
+  void write(const ojson& record) {
     const std::string text = record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     // One write() per record: records from several processes appending to
     // one file do not interleave.
     std::size_t done = 0;
     while (done < text.size()) {
-      const ssize_t n = write(out_fd, text.data() + done, text.size() - done);
+      const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) throw std::runtime_error(std::string("cannot write the results: ") + std::strerror(errno));
       done += std::size_t(n);
     }
-  };
+  }
 
+  void close() {
+    const int fd = fd_;
+    fd_ = STDOUT_FILENO;
+    if (fd != STDOUT_FILENO && ::close(fd) != 0)
+      throw std::runtime_error(std::string("cannot write the results: ") + std::strerror(errno));
+  }
+
+ private:
+  int fd_ = STDOUT_FILENO;
+};
+
+}  // namespace
+
+int cmd_batch(const Args& args) {
+  const std::optional<BatchPlan> plan = parse_batch(args);
+  if (!plan) return 0;
+  if (plan->count) {
+    std::cout << plan->lines.size() << "\n";
+    return 0;
+  }
+  RecordSink sink(plan->out);
   const std::string commit = MANCALA_COMMIT;
   const std::string host = host_name();
   bool input_errors = false, failures = false;
-  for (std::size_t index = first; index < last; ++index) {
-    const ManifestLine& ml = lines[index];
-    ojson record;
-    record["command"] = ml.text;
-    record["line"] = ml.line;
-    record["index"] = index;
-    std::vector<std::string> words;
-    std::string error;
-    try {
-      words = split_words(ml.text);
-      if (!words.empty() && words[0] == "mancala") words.erase(words.begin());
-      if (words.empty()) throw InputError("no command on the line");
-      if (words[0] == "batch") throw InputError("batch cannot run inside a batch manifest");
-    } catch (const InputError& e) {
-      error = e.what();
-    }
-    const std::string started = utc_now();
-    ChildRun run;
-    ojson result;
-    Outcome outcome = Outcome::Ok;
-    bool spawned = false;
-    if (!error.empty()) {
-      outcome = Outcome::InputError;
-    } else {
-      std::vector<std::string> child_words = words;
-      bool has_json = false;
-      for (const auto& w : words) has_json |= w == "--json";
-      if (!has_json) child_words.push_back("--json");
-      run = run_self(child_words, timeout);
-      spawned = run.spawn_error.empty();
-      if (run.spawn_error.empty() && !run.timed_out && run.signal == 0) {
-        result = ojson::parse(run.out, nullptr, /*allow_exceptions=*/false);
-        if (!result.is_object()) result = ojson();
-      }
-      if (run.exit_status == 2) {
-        outcome = Outcome::InputError;
-        error = child_error(run, timeout);
-      } else if (run.exit_status != 0) {
-        outcome = Outcome::Failed;
-        error = child_error(run, timeout);
-      } else if (!result.is_object()) {
-        outcome = Outcome::Failed;
-        error = "the output is not one JSON object";
-      }
-    }
-    // exit_status: the command's; 2 for a line batch refused itself; null
-    // when a signal or the timeout ended it or it could not be started.
-    if (spawned)
-      record["exit_status"] = run.exit_status >= 0 ? ojson(run.exit_status) : ojson(nullptr);
-    else
-      record["exit_status"] = outcome == Outcome::InputError ? ojson(2) : ojson(nullptr);
-    if (outcome != Outcome::Ok) record["error"] = one_line(error);
-    record["commit"] = commit;
-    record["host"] = host;
-    record["threads"] = words.empty() ? ojson(nullptr) : threads_of(words);
-    record["seconds"] = spawned ? ojson(run.seconds) : ojson(nullptr);
-    record["peak_rss_mib"] = spawned ? ojson(std::round(run.peak_rss_mib * 10) / 10) : ojson(nullptr);
-    record["started"] = started;
-    if (result.is_object()) {
-      for (const auto& [key, value] : result.items()) {
-        if (!record.contains(key))
-          record[key] = value;
-        else if (record[key] != value)
-          record["result_" + key] = value;
-      }
-    }
+  for (std::size_t index = plan->first; index < plan->last; ++index) {
+    const ManifestEntry& entry = plan->lines[index];
+    const LineRun run = run_line(entry, plan->timeout);
+    const ojson record = make_record(entry, index, run, commit, host);
     // Child stderr of a successful line (warnings) is passed on unchanged.
-    if (outcome == Outcome::Ok) std::cerr << run.err;
-    if (outcome != Outcome::Ok)
-      std::cerr << "mancala: error: " << one_line(manifest) << " line " << ml.line << ": " << one_line(error) << std::endl;
-    emit(record);
-    input_errors |= outcome == Outcome::InputError;
-    failures |= outcome == Outcome::Failed;
+    if (run.outcome == Outcome::Ok)
+      std::cerr << run.child.err;
+    else
+      std::cerr << "mancala: error: " << one_line(plan->manifest) << " line " << entry.line << ": " << one_line(run.error)
+                << std::endl;
+    sink.write(record);
+    input_errors |= run.outcome == Outcome::InputError;
+    failures |= run.outcome == Outcome::Failed;
   }
-  if (out_fd != STDOUT_FILENO && close(out_fd) != 0)
-    throw std::runtime_error(std::string("cannot write the results: ") + std::strerror(errno));
+  sink.close();
   return input_errors ? 2 : failures ? 1 : 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <iostream>
+#include <typeinfo>
 
 #include "mancala/engine.hpp"
 #include "mancala/error.hpp"
@@ -42,8 +43,8 @@ GameSetup game_setup(const po::variables_map& vm) {
     if (vm.count("pits") || vm.count("seeds")) throw InputError("--position cannot be combined with --pits or --seeds");
     g.position = parse_position(vm["position"].as<std::string>());
   } else {
-    const int pits = vm.count("pits") ? vm["pits"].as<int>() : g.rules.default_pits();
-    const int seeds = vm.count("seeds") ? vm["seeds"].as<int>() : g.rules.default_seeds();
+    const int pits = vm.count("pits") ? int(int_option(vm, "pits", 1, kMaxPitsPerSide)) : g.rules.default_pits();
+    const int seeds = vm.count("seeds") ? int(int_option(vm, "seeds", 0, kMaxSeeds)) : g.rules.default_seeds();
     g.position = start_position(pits, seeds);
   }
   validate_for(g.rules, g.position);
@@ -54,6 +55,9 @@ bool parse_args(const std::string& command, const std::string& synopsis, po::opt
                 const Args& args, po::variables_map& vm, const po::positional_options_description* positional) {
   desc.add_options()("json", po::bool_switch(), "print one JSON object on stdout")("help,h", "print this help");
   po::command_line_parser parser(args);
+  // Boost's default style, less allow_guessing: a prefix of an option name
+  // (--pit, --js) is refused as unknown rather than taken for the option.
+  parser.style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing);
   parser.options(desc);
   if (positional)
     parser.positional(*positional);
@@ -66,6 +70,15 @@ bool parse_args(const std::string& command, const std::string& synopsis, po::opt
   }
   po::notify(vm);
   return true;
+}
+
+long long int_option(const po::variables_map& vm, const std::string& name, long long lo, long long hi) {
+  const po::variable_value& v = vm[name];
+  const long long value = v.value().type() == typeid(int) ? v.as<int>() : v.as<long long>();
+  if (value < lo || value > hi)
+    throw InputError("--" + name + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
+                     std::to_string(value));
+  return value;
 }
 
 std::vector<int> pit_numbers(MoveMask mask) {

@@ -32,10 +32,19 @@ void add_game_options(po::options_description& desc);
 GameSetup game_setup(const po::variables_map& vm);
 
 // Parses `args` against `desc` (plus --help and --json, added here).  Returns
-// false when --help was given (the help text has been printed).
+// false when --help was given (the help text has been printed).  Options are
+// matched by their full names only: no unique-prefix guessing, so that a typo
+// such as --pit is an error instead of silently meaning --pits.
 bool parse_args(const std::string& command, const std::string& synopsis, po::options_description& desc,
                 const Args& args, po::variables_map& vm,
                 const po::positional_options_description* positional = nullptr);
+
+// The value of the integer option --NAME (declared as po::value<int> or
+// po::value<long long>), checked to lie in [lo, hi]; throws InputError naming
+// the option and the value otherwise.  Options that count something are
+// declared signed, so that "-1" reaches this check instead of wrapping
+// around to a huge unsigned value.
+long long int_option(const po::variables_map& vm, const std::string& name, long long lo, long long hi);
 
 nlohmann::json position_json(const Ruleset& rules, const Position& p);
 // 1-based pit numbers of a move mask.

@@ -102,7 +102,7 @@ int cmd_perft(const Args& args) {
   po::variables_map vm;
   if (!parse_args("perft", std::string("--depth d ") + kGameSynopsis, desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
-  const int depth = vm["depth"].as<int>();
+  const int depth = int(int_option(vm, "depth", 1, 200));  // the engine's perft limit
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<std::uint64_t> counts = perft(g.rules, g.position, depth);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

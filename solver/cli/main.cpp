@@ -1,11 +1,13 @@
 // `mancala`: the command line of the toolkit.  Every error caused by the user
 // (bad position, illegal move, unknown option) is one line on stderr and exit
-// status 2.
+// status 2; SIGINT and SIGTERM end it with one line and status 128 + signal
+// (interrupt.hpp).
 #include <iostream>
 #include <map>
 #include <string>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "mancala/error.hpp"
 
 namespace {
@@ -63,6 +65,7 @@ int fail(const std::string& what) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mancala::cli::install_interrupt_handlers();
   if (argc < 2) {
     usage(std::cerr);
     return 2;

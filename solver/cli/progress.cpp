@@ -6,6 +6,13 @@
 
 namespace mancala::cli {
 
+namespace {
+std::atomic<bool> line_drawn{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "read in a signal handler");
+}  // namespace
+
+bool ProgressLine::drawn() noexcept { return line_drawn.load(); }
+
 bool ProgressLine::wanted(bool quiet) { return !quiet && isatty(STDERR_FILENO); }
 
 ProgressLine::ProgressLine(bool enabled, std::function<std::string(double)> line) {
@@ -20,6 +27,7 @@ ProgressLine::ProgressLine(bool enabled, std::function<std::string(double)> line
       if (now < next) continue;
       next = now + std::chrono::seconds(1);
       const std::string text = line(std::chrono::duration<double>(now - t0).count());
+      line_drawn = true;  // before the text: a signal mid-way still ends the line
       std::fprintf(stderr, "\r\033[K%s", text.c_str());
       std::fflush(stderr);
     }
@@ -32,6 +40,7 @@ ProgressLine::~ProgressLine() {
   thread_.join();
   std::fprintf(stderr, "\r\033[K");
   std::fflush(stderr);
+  line_drawn = false;
 }
 
 }  // namespace mancala::cli

@@ -21,6 +21,12 @@ class ProgressLine {
   // True when progress should be shown: stderr is a terminal and not quiet.
   static bool wanted(bool quiet);
 
+  // True while a progress line may be on the terminal (from just before its
+  // first drawing until it is cleared).  Read by the `mancala` program's
+  // SIGINT/SIGTERM handler, which ends such a line with a newline before its
+  // message; a lock-free atomic, so safe to read inside a signal handler.
+  static bool drawn() noexcept;
+
  private:
   std::atomic<bool> stop_{false};
   bool shown_ = false;

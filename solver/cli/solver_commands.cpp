@@ -23,7 +23,7 @@ const char* kSolveSynopsis =
 void add_solver_options(po::options_description& desc) {
   desc.add_options()
       ("threads", po::value<int>()->default_value(1), "search threads (TBB); the value never depends on it")
-      ("tt-mb", po::value<std::size_t>()->default_value(256), "transposition table size in MiB")
+      ("tt-mb", po::value<long long>()->default_value(256), "transposition table size in MiB")
       ("tables", po::value<std::string>(), "endgame table directory (from mancala build) to probe")
       ("level-tables", po::value<int>()->default_value(-1),
        "solve all boards with up to this many seeds by retrograde analysis first (-1: automatic)")
@@ -32,13 +32,17 @@ void add_solver_options(po::options_description& desc) {
       ("quiet", po::bool_switch(), "no progress line on stderr");
 }
 
+// --tt-mb: signed, so that -1 is refused here instead of wrapping to 2^64-1;
+// the upper bound only keeps the arithmetic sane, the solver then checks the
+// size against the machine's memory.
+constexpr long long kMaxTtMegabytes = 1LL << 30;  // 1 PiB
+std::size_t tt_megabytes(const po::variables_map& vm) { return std::size_t(int_option(vm, "tt-mb", 1, kMaxTtMegabytes)); }
+
 solver::SolveOptions solver_options(const po::variables_map& vm) {
   solver::SolveOptions o;
-  o.threads = vm["threads"].as<int>();
-  o.tt_megabytes = vm["tt-mb"].as<std::size_t>();
-  o.level_table_seeds = vm["level-tables"].as<int>();
-  if (o.level_table_seeds < -1 || o.level_table_seeds > 127) throw InputError("--level-tables must be between -1 and 127");
-  if (o.threads < 1 || o.threads > 1024) throw InputError("--threads must be between 1 and 1024");
+  o.threads = int(int_option(vm, "threads", 1, 1024));
+  o.tt_megabytes = tt_megabytes(vm);
+  o.level_table_seeds = int(int_option(vm, "level-tables", -1, 127));
   o.deepening_depth = vm["deepening"].as<int>();  // range checked by the Solver
   return o;
 }
@@ -136,8 +140,8 @@ int cmd_solve(const Args& args) {
                 {"tests", r.tests},
                 {"test_log", log},
                 {"level_tables", r.level_tables},
-                {"threads", vm["threads"].as<int>()},
-                {"tt_mb", vm["tt-mb"].as<std::size_t>()}});
+                {"threads", options.threads},
+                {"tt_mb", options.tt_megabytes}});
     return 0;
   }
   std::cout << "position   " << format_position(g.position) << "  (" << g.rules.digest() << ")\n"
@@ -159,6 +163,10 @@ int cmd_analyze(const Args& args) {
   solver::Solver solver(g.rules, solver_options(vm));
   const auto t0 = std::chrono::steady_clock::now();
   const auto moves = with_progress(vm, solver, [&](solver::Solver& s) { return s.analyze(g.position); });
+  // The position's value: its best move's.  A finished position has no moves;
+  // its value is the one solve gives it (the final sweep of the rows), so
+  // that analyze and solve never disagree on a value.
+  const int value = moves.empty() ? solver.solve(g.position).value : moves.front().value;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (vm["json"].as<bool>()) {
     nlohmann::json list = nlohmann::json::array();
@@ -166,12 +174,13 @@ int cmd_analyze(const Args& args) {
     print_json({{"position", format_position(g.position)},
                 {"ruleset", g.rules.digest()},
                 {"moves", list},
-                {"value", moves.empty() ? nlohmann::json(nullptr) : nlohmann::json(moves.front().value)},
+                {"value", value},
                 {"nodes", solver.status().nodes},
                 {"seconds", seconds}});
     return 0;
   }
-  if (moves.empty()) std::cout << "no legal moves: the game is over\n";
+  if (moves.empty())
+    std::cout << "no legal moves: the game is over, value " << value << "  " << result_name(value) << "\n";
   for (const auto& m : moves) std::cout << "move " << m.move << "  value " << m.value << "  " << result_name(m.value) << "\n";
   return 0;
 }
@@ -201,13 +210,14 @@ const BenchCase kBenchSet[] = {
 int cmd_bench(const Args& args) {
   po::options_description desc("bench: solve a fixed position set on one thread; print a node-count signature");
   desc.add_options()
-      ("tt-mb", po::value<std::size_t>()->default_value(64), "transposition table size in MiB")
+      ("tt-mb", po::value<long long>()->default_value(64), "transposition table size in MiB")
       ("set", po::value<std::string>()->default_value("standard"), "position set: quick (under a second) or standard");
   po::variables_map vm;
   if (!parse_args("bench", "[--set quick|standard] [--tt-mb MB] [--json]", desc, args, vm)) return 0;
   const std::string set = vm["set"].as<std::string>();
   if (set != "quick" && set != "standard") throw InputError("unknown bench set '" + set + "' (expected quick or standard)");
   const bool json = vm["json"].as<bool>();
+  const std::size_t tt = tt_megabytes(vm);
   nlohmann::json rows = nlohmann::json::array();
   std::uint64_t total_nodes = 0;
   double total_seconds = 0;
@@ -216,7 +226,7 @@ int cmd_bench(const Args& args) {
     const Ruleset rules = parse_digest(c.game_digest);
     solver::SolveOptions o;
     o.threads = 1;
-    o.tt_megabytes = vm["tt-mb"].as<std::size_t>();
+    o.tt_megabytes = tt;
     // Plain search, so that nodes/s measures the search; Oware needs its
     // level tables (its plain search is exponential in the cycles).
     o.level_table_seeds = rules.game == Game::Oware ? -1 : 0;
