@@ -17,7 +17,7 @@ dir="$root/build-fuzz"
 seconds=20
 artifacts="$dir/artifacts"
 targets=()
-all_targets=(position table_file)
+all_targets=(position table_file batch_manifest)
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) seconds=${2:?--time needs seconds}; shift 2 ;;
