@@ -8,7 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh" "$root/build" >/dev/null
 cd "$root"
-mancala=build/solver/mancala
+mancala=build/bin/mancala
 commit=$(git rev-parse --short=12 HEAD)
 $mancala bench --json > results/solver_bench.json.tmp
 python3 - results/solver_bench.json.tmp results/solver_bench.json "$commit" <<'PY'

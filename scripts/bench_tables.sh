@@ -13,7 +13,7 @@ tmp=${3:-$(mktemp -d)}
 mkdir -p "$tmp"
 "$root/scripts/build.sh" "$root/build" >/dev/null
 cd "$root"
-mancala=build/solver/mancala
+mancala=build/bin/mancala
 commit=$(git rev-parse --short=12 HEAD)
 out=results/tables_build.csv
 echo "ruleset,pits,max_seeds,threads,positions,seconds,positions_per_second,peak_rss_mib,verify_seconds,identical_to_1_thread,command,commit" > "$out"

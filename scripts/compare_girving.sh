@@ -24,7 +24,7 @@ mkdir -p "$tmp"
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh" "$root/build" >/dev/null
 cd "$root"
-mancala=$root/build/solver/mancala
+mancala=$root/build/bin/mancala
 commit=$(git rev-parse --short=12 HEAD)
 peer_commit=$(git -C "$g" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 out=results/girving_comparison.csv

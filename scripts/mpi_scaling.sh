@@ -14,8 +14,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 game=$1 pits=$2 k=$3 ranks=$4 threads=${5:-1}
 "$root/scripts/build.sh" >/dev/null
-mancala="$root/build/solver/mancala"
-mpi="$root/build/tables/mpi/mancala-mpi"
+mancala="$root/build/bin/mancala"
+mpi="$root/build/bin/mancala-mpi"
 [ -x "$mpi" ] || { echo "mpi_scaling.sh: mancala-mpi was not built (is Open MPI installed?)" >&2; exit 2; }
 csv="$root/results/mpi_build_scaling.csv"
 [ -f "$csv" ] || echo "game,pits,max_seeds,ranks,threads_per_rank,positions,seconds,bytes_sent_per_rank,peak_rss_mb_per_rank,commit,command,comm_seconds_per_rank,cpu_seconds_per_rank" >"$csv"

@@ -7,7 +7,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh" "$root/build" >/dev/null
-mancala="$root/build/solver/mancala"
+mancala="$root/build/bin/mancala"
 args=("$@")
 [ ${#args[@]} -gt 0 ] || args=(--game kalah --pits 4 --seeds 3)
 "$mancala" show "${args[@]}"

@@ -11,7 +11,7 @@ shift 4
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh" "$root/build" >/dev/null
 cd "$root"
-mancala=build/solver/mancala
+mancala=build/bin/mancala
 commit=$(git rev-parse --short=12 HEAD)
 k=$((2 * m * n))
 out=results/values_full_tables.csv

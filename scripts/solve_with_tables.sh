@@ -16,7 +16,7 @@ if [ $# -gt 0 ] && [ "$1" != "--" ]; then tt=$1; shift; fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh" "$root/build" >/dev/null
 cd "$root"
-mancala=build/solver/mancala
+mancala=build/bin/mancala
 commit=$(git rev-parse --short=12 HEAD)
 out=results/kalah_published.csv
 [ -f "$out" ] || echo "ruleset,pits,seeds,value,published,source,table_max_seeds,table_build_seconds,solve_seconds,nodes,threads,command,commit" > "$out"

@@ -12,7 +12,7 @@ game=$1 k=$2 dir=$3
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh" "$root/build" >/dev/null
 cd "$root"
-mancala=build/solver/mancala
+mancala=build/bin/mancala
 commit=$(git rev-parse --short=12 HEAD)
 threads=$(nproc)
 out=results/tables_large.csv

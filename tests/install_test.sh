@@ -13,5 +13,5 @@ out=$("$work/consumer/consumer")
 echo "$out"
 # Kalah(3,2) after south's pit 1: 0,3,3/2,2,2 0-0 n.  The value is checked
 # against the CLI's solve of the same position.
-expected=$("$build_dir/solver/mancala" solve --position "0,3,3/2,2,2 0-0 n" --json --tt-mb 4 | sed 's/.*"value":\(-\?[0-9]*\).*/\1/')
+expected=$("$build_dir/bin/mancala" solve --position "0,3,3/2,2,2 0-0 n" --json --tt-mb 4 | sed 's/.*"value":\(-\?[0-9]*\).*/\1/')
 [ "$out" = "0,3,3/2,2,2 0-0 n value $expected" ] || { echo "unexpected output: $out (expected value $expected)"; exit 1; }

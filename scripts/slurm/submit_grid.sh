@@ -6,7 +6,7 @@
 #   scripts/slurm/submit_grid.sh MANIFEST OUTDIR [sbatch options...]
 #   e.g. scripts/slurm/submit_grid.sh grid.txt runs/grid --time=02:00:00 --cpus-per-task=4 --mem=8G
 #
-# Environment: MANCALA (the binary; default build/solver/mancala of this
+# Environment: MANCALA (the binary; default build/bin/mancala of this
 # checkout, else mancala on PATH), MANCALA_ARRAY_THROTTLE (at most this many
 # tasks at once: --array=0-(N-1)%T), MANCALA_BATCH_ARGS (passed to the tasks).
 # Grids larger than the cluster's MaxArraySize (often 1001) must be split.
@@ -19,7 +19,7 @@ outdir=$2
 shift 2
 mancala=${MANCALA:-}
 if [ -z "$mancala" ]; then
-  if [ -x "$root/build/solver/mancala" ]; then mancala=$root/build/solver/mancala
+  if [ -x "$root/build/bin/mancala" ]; then mancala=$root/build/bin/mancala
   else mancala=$(command -v mancala) || { echo "submit_grid.sh: no mancala binary; set MANCALA" >&2; exit 2; }
   fi
 fi

@@ -1,4 +1,4 @@
-// Fuzz target: the manifest of `mancala batch` (solver/cli/manifest.hpp).
+// Fuzz target: the manifest of `mancala batch` (apps/mancala/manifest.hpp).
 //
 // The input is the content of a manifest file.  split_manifest() must cut it
 // into numbered, trimmed, non-blank, non-comment lines; parse_manifest_line()

@@ -3,10 +3,10 @@
 # with `mancala build`: tiny valid level files of every ruleset.  The files
 # are byte-identical from build to build (table_file.hpp), so running this
 # again changes nothing unless the format changes.
-#   tests/fuzz/make_table_corpus.sh [MANCALA_BINARY]   (default: build/solver/mancala)
+#   tests/fuzz/make_table_corpus.sh [MANCALA_BINARY]   (default: build/bin/mancala)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-mancala=${1:-"$here/../../build/solver/mancala"}
+mancala=${1:-"$here/../../build/bin/mancala"}
 out="$here/corpus/table_file"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -330,7 +330,7 @@ std::optional<BatchPlan> parse_batch(const Args& args) {
       ("timeout", po::value<double>()->default_value(0), "kill a command after S seconds and record the timeout (0: no limit)")
       ("count", po::bool_switch(), "print the number of commands N (array tasks 0..N-1) and run nothing");
   po::variables_map vm;
-  if (!parse_args("batch", kBatchSynopsis, desc, args, vm)) return std::nullopt;
+  if (!parse_args("mancala batch", kBatchSynopsis, desc, args, vm)) return std::nullopt;
   BatchPlan plan;
   plan.manifest = vm["manifest"].as<std::string>();
   plan.timeout = vm["timeout"].as<double>();

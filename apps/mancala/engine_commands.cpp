@@ -24,7 +24,7 @@ int cmd_show(const Args& args) {
   po::options_description desc("show: draw the board");
   add_game_options(desc);
   po::variables_map vm;
-  if (!parse_args("show", kGameSynopsis, desc, args, vm)) return 0;
+  if (!parse_args("mancala show", kGameSynopsis, desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
   if (vm["json"].as<bool>()) {
     print_json(position_json(g.rules, g.position));
@@ -40,7 +40,7 @@ int cmd_moves(const Args& args) {
   po::options_description desc("moves: list the legal moves and the position each leads to");
   add_game_options(desc);
   po::variables_map vm;
-  if (!parse_args("moves", kGameSynopsis, desc, args, vm)) return 0;
+  if (!parse_args("mancala moves", kGameSynopsis, desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
   nlohmann::json list = nlohmann::json::array();
   for (int pit : pit_numbers(legal_moves(g.rules, g.position))) {
@@ -68,7 +68,7 @@ int cmd_apply(const Args& args) {
   add_game_options(desc);
   desc.add_options()("moves", po::value<std::string>()->required(), "comma-separated pit numbers, e.g. 3,1,6");
   po::variables_map vm;
-  if (!parse_args("apply", std::string("--moves LIST ") + kGameSynopsis, desc, args, vm)) return 0;
+  if (!parse_args("mancala apply", std::string("--moves LIST ") + kGameSynopsis, desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
   const std::vector<int> moves = parse_move_list(vm["moves"].as<std::string>());
   Position p = g.position;
@@ -100,7 +100,7 @@ int cmd_perft(const Args& args) {
   add_game_options(desc);
   desc.add_options()("depth", po::value<int>()->required(), "plies to count (an extra-turn move is one ply)");
   po::variables_map vm;
-  if (!parse_args("perft", std::string("--depth d ") + kGameSynopsis, desc, args, vm)) return 0;
+  if (!parse_args("mancala perft", std::string("--depth d ") + kGameSynopsis, desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
   const int depth = int(int_option(vm, "depth", 1, 200));  // the engine's perft limit
   const auto t0 = std::chrono::steady_clock::now();

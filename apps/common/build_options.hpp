@@ -1,5 +1,5 @@
 // The options of `mancala build`, shared with `mancala-mpi build`
-// (tables/mpi/), so that both take and check exactly the same arguments.
+// (apps/mancala-mpi/), so that both take and check exactly the same arguments.
 #pragma once
 
 #include <string>

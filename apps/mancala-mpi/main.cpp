@@ -1,6 +1,6 @@
 // `mancala-mpi`: the distributed table build,
 //     mpirun -np N mancala-mpi build --game G --pits m --max-seeds K --out DIR [--threads T]
-// with the options of `mancala build` (solver/cli/build_options.hpp) and the
+// with the options of `mancala build` (apps/common/build_options.hpp) and the
 // same files, byte for byte (distributed_build.hpp).  Errors in the input
 // are one line on stderr from rank 0 and exit status 2 on every process; the
 // other ranks print nothing.  Progress goes to rank 0's stderr when it is a
@@ -51,11 +51,10 @@ int usage(std::ostream& out, int status) {
 }
 
 int cmd_build(mpi::Comm& comm, const Args& args) {
-  program_name = "mpirun -np N mancala-mpi";
   po::options_description desc("build: endgame tables by retrograde analysis, one file per level, over MPI processes");
   add_build_options(desc);
   po::variables_map vm;
-  if (!parse_args("build", kBuildSynopsis, desc, args, vm)) return 0;
+  if (!parse_args("mpirun -np N mancala-mpi build", kBuildSynopsis, desc, args, vm)) return 0;
   const BuildOptions opt = read_build_options(vm);
   std::optional<tbb::global_control> limit;
   if (opt.threads > 0) limit.emplace(tbb::global_control::max_allowed_parallelism, std::size_t(opt.threads));

@@ -10,7 +10,6 @@
 
 namespace mancala::cli {
 
-std::string program_name = "mancala";
 
 void add_game_options(po::options_description& desc) {
   desc.add_options()
@@ -65,7 +64,7 @@ bool parse_args(const std::string& command, const std::string& synopsis, po::opt
     parser.positional(po::positional_options_description{});
   po::store(parser.run(), vm);
   if (vm.count("help")) {
-    std::cout << "Usage: " << program_name << " " << command << " " << synopsis << "\n\n" << desc << "\n";
+    std::cout << "Usage: " << command << " " << synopsis << "\n\n" << desc << "\n";
     return false;
   }
   po::notify(vm);

@@ -37,7 +37,7 @@ int cmd_build(const Args& args) {
   po::options_description desc("build: endgame tables by retrograde analysis, one file per level");
   add_build_options(desc);
   po::variables_map vm;
-  if (!parse_args("build", kBuildSynopsis, desc, args, vm)) return 0;
+  if (!parse_args("mancala build", kBuildSynopsis, desc, args, vm)) return 0;
   const BuildOptions opt = read_build_options(vm);
   const GameSetup& g = opt.game;
   std::optional<tbb::global_control> limit;
@@ -82,7 +82,7 @@ int cmd_probe(const Args& args) {
   add_game_options(desc);
   desc.add_options()("tables", po::value<std::string>()->required(), "table directory");
   po::variables_map vm;
-  if (!parse_args("probe", "--tables DIR --position P [--game G] [ruleset options] [--json]", desc, args, vm)) return 0;
+  if (!parse_args("mancala probe", "--tables DIR --position P [--game G] [ruleset options] [--json]", desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
   // The tables hold boards without burnt holes (a Congkak round's start):
   // the rank of a board with some would name another board's value.
@@ -126,7 +126,7 @@ int cmd_verify(const Args& args) {
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
-  if (!parse_args("verify", "DIR [--json]", desc, args, vm, &pos)) return 0;
+  if (!parse_args("mancala verify", "DIR [--json]", desc, args, vm, &pos)) return 0;
   const std::string dir = vm["dir"].as<std::string>();
   // Exit status: 2 when the command was misused (an unknown option, no DIR,
   // DIR not a directory: InputError from here on), 1 when the tables are bad
@@ -176,7 +176,7 @@ int cmd_info(const Args& args) {
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
-  if (!parse_args("info", "DIR [--json]", desc, args, vm, &pos)) return 0;
+  if (!parse_args("mancala info", "DIR [--json]", desc, args, vm, &pos)) return 0;
   const std::string dir = vm["dir"].as<std::string>();
   const tables::DirectoryInfo info = tables::describe_directory(dir);
   const auto levels = tables::summarize_tables(dir);

@@ -109,7 +109,7 @@ int cmd_solve(const Args& args) {
   add_game_options(desc);
   add_solver_options(desc);
   po::variables_map vm;
-  if (!parse_args("solve", kSolveSynopsis, desc, args, vm)) return 0;
+  if (!parse_args("mancala solve", kSolveSynopsis, desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
   solver::SolveOptions options = solver_options(vm);
   std::optional<solver::DirectoryTables> tables;
@@ -158,7 +158,7 @@ int cmd_analyze(const Args& args) {
   add_game_options(desc);
   add_solver_options(desc);
   po::variables_map vm;
-  if (!parse_args("analyze", kSolveSynopsis, desc, args, vm)) return 0;
+  if (!parse_args("mancala analyze", kSolveSynopsis, desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
   solver::Solver solver(g.rules, solver_options(vm));
   const auto t0 = std::chrono::steady_clock::now();
@@ -213,7 +213,7 @@ int cmd_bench(const Args& args) {
       ("tt-mb", po::value<long long>()->default_value(64), "transposition table size in MiB")
       ("set", po::value<std::string>()->default_value("standard"), "position set: quick (under a second) or standard");
   po::variables_map vm;
-  if (!parse_args("bench", "[--set quick|standard] [--tt-mb MB] [--json]", desc, args, vm)) return 0;
+  if (!parse_args("mancala bench", "[--set quick|standard] [--tt-mb MB] [--json]", desc, args, vm)) return 0;
   const std::string set = vm["set"].as<std::string>();
   if (set != "quick" && set != "standard") throw InputError("unknown bench set '" + set + "' (expected quick or standard)");
   const bool json = vm["json"].as<bool>();

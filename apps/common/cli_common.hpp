@@ -17,9 +17,6 @@ namespace po = boost::program_options;
 // A subcommand's arguments after the subcommand name.
 using Args = std::vector<std::string>;
 
-// How --help names the program ("mancala"; mancala-mpi sets its own).
-extern std::string program_name;
-
 // The game and position a subcommand works on.
 struct GameSetup {
   Ruleset rules;
@@ -32,7 +29,9 @@ void add_game_options(po::options_description& desc);
 GameSetup game_setup(const po::variables_map& vm);
 
 // Parses `args` against `desc` (plus --help and --json, added here).  Returns
-// false when --help was given (the help text has been printed).  Options are
+// false when --help was given (the help text has been printed, headed
+// "Usage: <command> <synopsis>": `command` is the program and subcommand as
+// typed, e.g. "mancala solve" or "mpirun -np N mancala-mpi build").  Options are
 // matched by their full names only: no unique-prefix guessing, so that a typo
 // such as --pit is an error instead of silently meaning --pits.
 bool parse_args(const std::string& command, const std::string& synopsis, po::options_description& desc,
