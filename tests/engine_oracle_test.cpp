@@ -20,6 +20,7 @@
 #include "mancala/notation.hpp"
 #include "mancala/position.hpp"
 #include "mancala/rules.hpp"
+#include "mancala/valuation.hpp"
 #include "mancala/ruleset.hpp"
 #include "oracle/oracle.hpp"
 

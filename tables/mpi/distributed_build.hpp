@@ -3,7 +3,7 @@
 // the processes (each of which also runs TBB threads).
 //
 // What every process holds: its own slice of every level, nothing more.
-// Ownership (remote_values.hpp): level k, of S positions, is cut into P
+// Ownership (slice_begin in cyclic_slice.hpp, slice_owner in remote_values.hpp): level k, of S positions, is cut into P
 // contiguous blocks of board ranks, process r holding
 // [slice_begin(S, P, r), slice_begin(S, P, r + 1)), i.e. floor(S r / P) on.
 // The values of successors held elsewhere are fetched in request rounds:

@@ -1,4 +1,5 @@
-// Multi-round Congkak: the `match` mode of the engine (seed text 000).
+// Multi-round Congkak as the rule texts describe it (the "multiple round
+// option"); the engine plays a match, nothing solves one yet.
 //
 // A round is ordinary Congkak (CongkakRules).  When it ends, every house has
 // been emptied into its owner's store; each player then refills their own

@@ -9,6 +9,7 @@
 
 #include "mancala/position.hpp"
 #include "mancala/rules.hpp"
+#include "mancala/valuation.hpp"
 #include "mancala/ruleset.hpp"
 
 namespace mancala {

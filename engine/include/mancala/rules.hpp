@@ -309,9 +309,4 @@ decltype(auto) dispatch(const Ruleset& r, F&& f) {
   return f(KalahRules<false>{});
 }
 
-// Final store difference (mover minus opponent) of a terminal position.
-inline int terminal_value(const Position& p) {
-  return p.store_difference() + p.mover_row_sum() - p.opponent_row_sum();
-}
-
 }  // namespace mancala

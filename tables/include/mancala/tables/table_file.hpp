@@ -96,7 +96,7 @@ struct TableHeader {
   std::uint64_t payload_hash = 0;
 };
 
-// "level_07.mtb": the file of level k in a table directory.
+// "level_007.mtb": the file of level k in a table directory.
 std::filesystem::path level_path(const std::filesystem::path& dir, int seeds);
 
 std::uint64_t fnv1a64(const void* data, std::size_t size);
