@@ -11,6 +11,7 @@
 #include "mancala/notation.hpp"
 #include "mancala/valuation.hpp"
 #include "mancala/solver/directory_tables.hpp"
+#include "mancala/tables/table_build.hpp"
 #include "mancala/tables/table_check.hpp"
 #include "progress.hpp"
 #include <tbb/global_control.h>

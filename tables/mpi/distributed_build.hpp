@@ -43,7 +43,7 @@
 
 #include "comm.hpp"
 #include "mancala/ruleset.hpp"
-#include "mancala/tables/table_directory.hpp"
+#include "mancala/tables/table_build.hpp"
 
 namespace mancala::mpi {
 
