@@ -35,9 +35,25 @@ std::uint64_t build_memory_estimate(const Ruleset& rules, int pits_per_side, int
 
 namespace {
 
+// write_level(), in two pieces with the test hook between them when a test
+// asks to stop half-way through the file.
+void write_level_file(const std::filesystem::path& dir, const Ruleset& rules, int m, int k,
+                      const std::vector<std::int8_t>& values, const BuildTestHooks* hooks) {
+  if (!hooks || !hooks->level_half_written) {
+    write_level(dir, rules, m, k, values);
+    return;
+  }
+  LevelFileWriter writer(dir, rules, m, k, values.size());
+  const std::size_t half = values.size() / 2;
+  writer.append(values.data(), half);
+  hooks->level_half_written(k);
+  writer.append(values.data() + half, values.size() - half);
+  writer.finish();
+}
+
 template <class R>
 std::vector<BuiltLevel> build_with(const std::filesystem::path& dir, const Ruleset& rules, int m, int max_seeds,
-                                   BuildProgress* progress) {
+                                   BuildProgress* progress, const BuildTestHooks* hooks) {
   LevelValues<R> levels(m, max_seeds);
   if (progress) levels.count_into(&progress->positions_done);
   std::vector<BuiltLevel> report;
@@ -59,10 +75,11 @@ std::vector<BuiltLevel> build_with(const std::filesystem::path& dir, const Rules
     }
     const auto t0 = std::chrono::steady_clock::now();
     const LevelStats stats = levels.build_next();
-    write_level(dir, rules, m, k, levels.level(k));
+    write_level_file(dir, rules, m, k, levels.level(k), hooks);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     report.push_back({k, size, false, seconds, stats.passes});
     append_build_time(dir, rules, m, k, size, seconds, stats.passes);
+    if (hooks && hooks->level_written) hooks->level_written(k);
   }
   return report;
 }
@@ -187,7 +204,7 @@ void append_build_time(const std::filesystem::path& dir, const Ruleset& rules, i
 }
 
 std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
-                                     int max_seeds, BuildProgress* progress) {
+                                     int max_seeds, BuildProgress* progress, const BuildTestHooks* hooks) {
   if (max_seeds < 0 || max_seeds > kMaxTableSeeds)
     throw InputError("--max-seeds must be between 0 and " + std::to_string(kMaxTableSeeds));
   if (pits_per_side < 1 || pits_per_side > kMaxPitsPerSide)
@@ -195,7 +212,7 @@ std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Rul
   // Held until the last level is written: no second build writes here meanwhile.
   const BuildLock lock = prepare_build(dir, rules, pits_per_side, max_seeds, build_memory_estimate(rules, pits_per_side, max_seeds));
   if (progress) progress->positions_total = BoardIndex(2 * pits_per_side, max_seeds).level_offset(max_seeds + 1);
-  return dispatch(rules, [&](auto R) { return build_with<decltype(R)>(dir, rules, pits_per_side, max_seeds, progress); });
+  return dispatch(rules, [&](auto R) { return build_with<decltype(R)>(dir, rules, pits_per_side, max_seeds, progress, hooks); });
 }
 
 }  // namespace mancala::tables

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <vector>
 
 #include "mancala/ruleset.hpp"
@@ -78,9 +79,28 @@ class BuildLock {
 void append_build_time(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
                        std::uint64_t positions, double seconds, int passes);
 
+// Test-only: calls at two fixed points of a build, so that a test can end
+// the process exactly there, as a kill would (the hidden --test-stop-*
+// options of `mancala build` and `mancala-mpi build`, which _exit(75) from
+// them; tests/table_cli_test.sh, tests/mpi_build_test.sh).  A timed kill
+// lands wherever the build happens to be, and after a fast build's end it
+// tests nothing; these land where asked, every time.  Unset: not called.
+struct BuildTestHooks {
+  // Level k's file is in place (synced, renamed, directory synced) and its
+  // build_times.csv row appended.  Called for the levels a run builds, not
+  // for those it reuses from existing files.
+  std::function<void(int k)> level_written;
+  // Level k's `<file>.tmp` holds its placeholder header and the first
+  // floor(S/2) of its S values (rank order), written but neither synced
+  // nor complete.  Only a build that asks for this writes the level in two
+  // pieces (the same bytes, table_file.hpp).
+  std::function<void(int k)> level_half_written;
+};
+
 // Builds (or resumes) levels 0..max_seeds into dir.  Complete, valid level
 // files are reused; anything else is rebuilt.
 std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
-                                     int max_seeds, BuildProgress* progress = nullptr);
+                                     int max_seeds, BuildProgress* progress = nullptr,
+                                     const BuildTestHooks* hooks = nullptr);
 
 }  // namespace mancala::tables
