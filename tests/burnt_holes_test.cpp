@@ -20,7 +20,7 @@
 #include "mancala/notation.hpp"
 #include "mancala/solver/directory_tables.hpp"
 #include "mancala/solver/solver.hpp"
-#include "mancala/tables/table_directory.hpp"
+#include "mancala/tables/table_build.hpp"
 #include "oracle/oracle.hpp"
 
 namespace {

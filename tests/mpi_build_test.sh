@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # mancala-mpi end to end: `mpirun -np 2` (and 3, an uneven split) builds the
 # same bytes as `mancala build` for Kalah, Oware, Congkak and BrainKing; a
-# run stopped part-way, or one that is asked for fewer levels first, resumes
-# from the last complete level to identical files; bad input is one line on
+# run stopped part-way (every rank, rank 0 or rank 1, after a level or
+# half-way through writing one), or one that is asked for fewer levels
+# first, resumes from the last complete level to identical files; bad input is one line on
 # stderr and exit status 2 from every process; a rank holds a slice of the
 # levels, not all of them.
 #   mpi_build_test.sh MANCALA MANCALA_MPI MPIEXEC
@@ -87,43 +88,56 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=[l["reused"] for 
   "$work/out" || fail "resume did not reuse exactly levels 0..6: $(cat "$work/out")"
 same_files "$work/ref2" "$work/resume" 8
 
-# A run stopped part-way (SIGTERM to mpirun, which stops every process) and
-# run again ends with the same bytes as an uninterrupted single-machine
-# build.  Each stop comes as soon as a given level's file appears, so it
-# always lands in the middle of the run.
+# A run stopped part-way and run again ends with the same bytes as an
+# uninterrupted single-machine build.  The stops are the hidden test options
+# (build_options.hpp): the process (every rank, or the one of
+# --test-stop-rank) ends with _exit(75) exactly at the point asked for, as a
+# kill there would, and mpirun ends the others and exits 75 too.  Each stop
+# must land mid-build: that status, and the top level not written.
 big="--game kalah --pits 5 --max-seeds 17 --quiet"
 # shellcheck disable=SC2086
 "$mancala" build $big --out "$work/ref-big" >/dev/null || fail "mancala build kalah 5 17"
-next=12
-for stop in 1 2; do
-  # Stop as soon as a level this run has yet to write appears (SIGTERM may
-  # take a level or two to land, so the second stop waits for one past what
-  # the first left).
-  level=$(printf '%03d' "$next")
-  # mpirun itself in the background (not through `run`, whose subshell
-  # would take the signal and leave mpirun building on beside the rerun);
-  # the forked shell drops the EXIT trap first, so a signal that lands
-  # before the exec cannot run it.
+stopped=$work/stopped
+stop() {
   # shellcheck disable=SC2086
-  (trap - EXIT; exec "$mpiexec" -q --allow-run-as-root --oversubscribe -np 2 "$mpi" build $big --out "$work/stopped") >/dev/null 2>>"$work/stop.err" &
-  pid=$!
-  while kill -0 "$pid" 2>/dev/null && [ ! -f "$work/stopped/level_$level.mtb" ]; do sleep 0.05; done
-  kill -TERM "$pid" 2>/dev/null
-  status=0
-  wait "$pid" 2>/dev/null || status=$?
-  echo "stop $stop after level $level: exit status $status" >>"$work/stop.err"
-  [ ! -f "$work/stopped/level_017.mtb" ] || fail "the run stopped after level $level finished: $(cat "$work/stop.err")"
-  next=$(($(ls "$work"/stopped/level_*.mtb | wc -l) + 1))
-  [ "$next" -le 16 ] || break
-done
-have=$(ls "$work"/stopped/level_*.mtb | wc -l)
-[ "$have" -ge 13 ] || fail "the stops left only $have levels: $(cat "$work/stop.err")"
+  run 2 build $big --out "$stopped" "$@" >/dev/null 2>>"$work/stop.err"
+  local rc=$?
+  [ "$rc" = 75 ] || fail "mpirun -np 2 mancala-mpi build $*: exit status $rc, not the test stop's 75: $(cat "$work/stop.err")"
+  [ ! -e "$stopped/level_017.mtb" ] || fail "mancala-mpi build $* wrote the top level: the stop did not land mid-build"
+}
+# holds N [TMP]: $stopped holds exactly levels 0..N-1, no temporary file but
+# TMP, and one build_times.csv row a level (two for a level built twice: a
+# resume that ignored a complete file).
+holds() {
+  local n=$1 tmp=${2:-}
+  [ "$(ls "$stopped" | grep -c '^level_[0-9]*\.mtb$')" = "$n" ] || fail "$stopped holds $(ls "$stopped" | tr '\n' ' '), not levels 0..$((n - 1))"
+  for ((k = 0; k < n; k++)); do [ -f "$(printf '%s/level_%03d.mtb' "$stopped" "$k")" ] || fail "level $k missing in $stopped"; done
+  [ "$(ls "$stopped"/*.tmp 2>/dev/null)" = "$tmp" ] || fail "temporary files in $stopped: $(ls "$stopped"/*.tmp 2>/dev/null), not '$tmp'"
+  [ "$(cut -d, -f3 "$stopped/build_times.csv" | tr '\n' ' ')" = "$(seq -s ' ' 0 $((n - 1))) " ] \
+    || fail "build_times.csv lists levels $(cut -d, -f3 "$stopped/build_times.csv" | tr '\n' ' '), not 0..$((n - 1)) once each"
+}
+stop --test-stop-after-level 5  # every rank
+holds 6
+# Rank 0 alone (the writer): rank 1 is left in level 11's collectives.
+stop --test-stop-after-level 10 --test-stop-rank 0
+holds 11
+# Rank 0 half-way through writing level 13 from the slices (its own, then
+# rank 1's): the resume must rebuild it, not take the partial file.
+stop --test-stop-mid-level 13
+tmp=$stopped/level_013.mtb.tmp
+size=$(stat -c %s "$tmp" 2>/dev/null || echo 0) full=$(stat -c %s "$work/ref-big/level_013.mtb")
+[ "$size" -gt 100 ] && [ "$size" -lt "$full" ] || fail "$tmp holds $size bytes, not part of level 13's $full"
+holds 13 "$tmp"
+# Rank 1 alone: rank 0, which writes the files, is left in level 17's.
+stop --test-stop-after-level 16 --test-stop-rank 1
+holds 17
+# The resume, on 3 processes: the files depend on neither split.
 # shellcheck disable=SC2086
-run 2 build $big --json --out "$work/stopped" >"$work/out" || fail "build after stops"
-python3 -c 'import json,sys; n=int(sys.argv[2]); r=[l["reused"] for l in json.load(open(sys.argv[1]))["levels"]]; assert r == [True]*n + [False]*(18-n), r' \
-  "$work/out" "$have" || fail "the rerun did not resume after the $have complete levels: $(cat "$work/out")"
-same_files "$work/ref-big" "$work/stopped" 17
-
+run 3 build $big --json --out "$stopped" >"$work/out" || fail "build after stops"
+python3 -c 'import json,sys; r=[l["reused"] for l in json.load(open(sys.argv[1]))["levels"]]; assert r == [True]*17 + [False], r' \
+  "$work/out" || fail "the rerun did not resume after the 17 complete levels: $(cat "$work/out")"
+holds 18
+same_files "$work/ref-big" "$stopped" 17
 # Memory: a rank holds its slice of every level, not the levels.  The same
 # tables with 1 and 3 ranks: the values a rank holds at its peak (its slices,
 # plus the level being built) are all of them with 1 rank and about a third
@@ -160,5 +174,12 @@ expect 2 "unknown command" frobnicate
 cp -r "$work/ref2" "$work/corrupt"
 printf '\x7f' | dd of="$work/corrupt/level_005.mtb" bs=1 seek=100 conv=notrunc 2>/dev/null
 expect 2 "level_005.mtb" build --game oware --pits 4 --max-seeds 8 --out "$work/corrupt"
+# Test stops that could never happen are refused, not run to the end.
+expect 2 "test-stop-after-level must be between 0 and 3" build --pits 4 --max-seeds 3 --out "$work/x" --test-stop-after-level 4
+expect 2 "test-stop-rank must be between 0 and 1" build --pits 4 --max-seeds 3 --out "$work/x" --test-stop-after-level 1 --test-stop-rank 2
+expect 2 "test-stop-rank must be 0" build --pits 4 --max-seeds 3 --out "$work/x" --test-stop-mid-level 1 --test-stop-rank 1
+expect 2 "test-stop-rank needs" build --pits 4 --max-seeds 3 --out "$work/x" --test-stop-rank 0
+[ ! -e "$work/x" ] || fail "a refused test stop created the directory"
 run 2 build --help | grep -q "^Usage: mpirun -np N mancala-mpi build" || fail "--help"
+run 2 build --help | grep -q "test-stop" && fail "--help lists the test-only options"
 echo "1 passed, 0 failed"

@@ -2,18 +2,23 @@
 # scripts/slurm/ without a Slurm cluster: the array logic of grid.sbatch run
 # task by task through SLURM_ARRAY_TASK_ID, collect.py merging the task files
 # into a CSV, submit_grid.sh against a stand-in sbatch that records its
-# arguments, and build.sbatch rerun (resume) with a plain `mancala` in place
-# of mancala-mpi (same options).  tests/slurm_test.sh runs them on a real
+# arguments, build.sbatch rerun (resume) with a plain `mancala` in place
+# of mancala-mpi (same options), and, when MPI is built, build.sbatch with
+# the real mancala-mpi under mpirun -np 2, found as a checkout's
+# build/bin/mancala-mpi.  tests/slurm_test.sh runs them on a real
 # single-node Slurm.
-#   tests/slurm_scripts_test.sh MANCALA_BINARY SOURCE_DIR
+#   tests/slurm_scripts_test.sh MANCALA_BINARY SOURCE_DIR [MANCALA_MPI MPIEXEC]
 set -uo pipefail
 mancala=$1
 src=$2
+mpi=${3:-}
+mpiexec=${4:-}
 slurm=$src/scripts/slurm
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-unset SLURM_ARRAY_TASK_ID SLURM_JOB_ID SLURM_SUBMIT_DIR SLURM_NTASKS SLURM_CPUS_PER_TASK MANCALA_BATCH_ARGS
+unset SLURM_ARRAY_TASK_ID SLURM_JOB_ID SLURM_SUBMIT_DIR SLURM_NTASKS SLURM_CPUS_PER_TASK MANCALA_BATCH_ARGS \
+  MANCALA_MPI MANCALA_LAUNCHER MANCALA_LAUNCHER_ARGS
 export MANCALA=$mancala
 
 cat >"$work/grid.txt" <<'EOF'
@@ -121,5 +126,52 @@ for r in rows:
     assert r["command"] == sys.argv[2] + " build --game kalah --pits 3 --max-seeds 8 --out " + sys.argv[1].rsplit("/", 1)[0] + " --threads 0 --quiet", r["command"]
 PY
 MANCALA_LAUNCHER=bogus MANCALA_MPI=$mancala bash "$slurm/build.sbatch" kalah 3 8 "$work/tables" 2>/dev/null && fail "bad launcher accepted"
+MANCALA_LAUNCHER=none MANCALA_LAUNCHER_ARGS=-q MANCALA_MPI=$mancala bash "$slurm/build.sbatch" kalah 3 8 "$work/tables" 2>/dev/null \
+  && fail "launcher arguments without a launcher accepted"
 bash "$slurm/build.sbatch" kalah 3 2>/dev/null && fail "build.sbatch without DIR succeeded"
+
+# --- build.sbatch with the real mancala-mpi, as a job would run it: no
+# MANCALA_MPI, so it must find the binary as build/bin/mancala-mpi of the
+# submit directory (here a directory laid out like a checkout, the binary a
+# symlink), and run it with `mpirun -np $SLURM_NTASKS`.  The mpirun flags
+# and settings of tests/mpi_build_test.sh (root, more processes than cores,
+# container-safe transports) go through MANCALA_LAUNCHER_ARGS and the
+# environment.
+if [ -z "$mpi" ]; then
+  echo "SKIP: build.sbatch with mancala-mpi (MPI not built)"
+else
+  [ -x "$mpi" ] && [ -x "$mpiexec" ] || fail "mancala-mpi '$mpi' or mpiexec '$mpiexec' not executable"
+  mkdir -p "$work/checkout/build/bin" "$work/mpibin"
+  ln -s "$(realpath "$mpi")" "$work/checkout/build/bin/mancala-mpi"
+  ln -s "$mpiexec" "$work/mpibin/mpirun"  # the mpirun CMake found, by the name build.sbatch calls
+  launcher_args="-q --allow-run-as-root --oversubscribe"
+  (
+    cd "$work" || exit 1
+    export PATH="$work/mpibin:$PATH" SLURM_SUBMIT_DIR="$work/checkout" SLURM_NTASKS=2 SLURM_CPUS_PER_TASK=1 SLURM_JOB_ID=99
+    export MANCALA_LAUNCHER=mpirun MANCALA_LAUNCHER_ARGS=$launcher_args
+    export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1 \
+      OMPI_MCA_mpi_yield_when_idle=1
+    # Open MPI keeps allocations until exit by design; under ASan only the
+    # leak check is off, for the MPI run alone (as for tests/mpi_build_test.sh).
+    export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+    exec bash "$slurm/build.sbatch" oware 3 8 "$work/mpi-tables" --quiet
+  ) >"$work/mpi.out" 2>"$work/mpi.err" || fail "build.sbatch with mancala-mpi: $(cat "$work/mpi.out" "$work/mpi.err")"
+  grep -q "on 2 processes" "$work/mpi.out" || fail "build.sbatch did not run 2 processes: $(cat "$work/mpi.out")"
+  "$mancala" build --game oware --pits 3 --max-seeds 8 --quiet --out "$work/ref-tables" >/dev/null || fail "mancala build oware 3 8"
+  for f in "$work"/ref-tables/level_*.mtb; do
+    cmp -s "$f" "$work/mpi-tables/$(basename "$f")" || fail "$(basename "$f") of build.sbatch with mancala-mpi differs from mancala build's"
+  done
+  [ "$(ls "$work"/mpi-tables/level_*.mtb | wc -l)" = 9 ] || fail "build.sbatch with mancala-mpi: $(ls "$work/mpi-tables")"
+  python3 - "$work/mpi-tables/slurm_builds.jsonl" "$work" "$launcher_args" <<'PY' || fail "slurm_builds.jsonl of the mancala-mpi run: $(cat "$work/mpi-tables/slurm_builds.jsonl")"
+import json, sys
+path, work, launcher_args = sys.argv[1:]
+rows = [json.loads(l) for l in open(path)]
+assert len(rows) == 1, rows
+r = rows[0]
+assert r["exit_status"] == 0 and r["ranks"] == 2 and r["threads_per_rank"] == 1 and r["job_id"] == "99" and r["seconds"] > 0, r
+want = (f"mpirun {launcher_args} -np 2 {work}/checkout/build/bin/mancala-mpi build --game oware --pits 3 --max-seeds 8"
+        f" --out {work}/mpi-tables --threads 1 --quiet")
+assert r["command"] == want, (r["command"], want)
+PY
+fi
 echo "1 passed, 0 failed"

@@ -24,7 +24,7 @@ fail() {
   exit 1
 }
 trap '"$slurm/local_slurm.sh" stop "$work/cluster"; rm -rf "$work"' EXIT
-unset SLURM_ARRAY_TASK_ID SLURM_JOB_ID MANCALA MANCALA_MPI MANCALA_BATCH_ARGS
+unset SLURM_ARRAY_TASK_ID SLURM_JOB_ID MANCALA MANCALA_MPI MANCALA_BATCH_ARGS MANCALA_LAUNCHER MANCALA_LAUNCHER_ARGS
 "$slurm/local_slurm.sh" start "$work/cluster" >/dev/null || fail "local_slurm.sh start"
 export SLURM_CONF=$work/cluster/slurm.conf
 

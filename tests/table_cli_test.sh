@@ -1,31 +1,97 @@
 #!/usr/bin/env bash
-# The table commands end to end: a build killed with SIGKILL at several
-# moments and rerun ends with the same bytes as an uninterrupted build;
-# verify, info and probe on good and bad directories.
+# The table commands end to end: a build stopped at chosen points and
+# resumed ends with the same bytes as an uninterrupted build (1 and 2
+# threads); so does one killed with SIGKILL part-way; verify, info and probe
+# on good and bad directories.
 set -uo pipefail
 mancala=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-build() { "$mancala" build --game kalah --pits 5 --max-seeds 17 --quiet "$@"; }
+top=17
+build() { "$mancala" build --game kalah --pits 5 --max-seeds "$top" --quiet "$@"; }
+level() { printf '%s/level_%03d.mtb' "$1" "$2"; }
 
 build --out "$work/clean" >/dev/null || fail "clean build"
-for delay in 0.3 0.8 1.3; do
-  # The binary itself in the background, not the shell function: $! must be
-  # the build's own pid, or kill -9 hits a subshell and the build runs on
-  # next to the following ones.
-  "$mancala" build --game kalah --pits 5 --max-seeds 17 --quiet --out "$work/killed" >/dev/null &
-  pid=$!
-  sleep "$delay"
-  kill -9 "$pid" 2>/dev/null
-  wait "$pid" 2>/dev/null
-done
-build --out "$work/killed" >/dev/null || fail "resumed build"
-for f in "$work"/clean/level_*.mtb; do
-  cmp -s "$f" "$work/killed/$(basename "$f")" || fail "$(basename "$f") differs after kill and resume"
-done
-[ -z "$(ls "$work"/killed/*.tmp 2>/dev/null)" ] || fail "temporary files left behind"
 
+# holds DIR N [TMP]: DIR holds exactly the level files 0..N-1 and no
+# temporary file but TMP, and build_times.csv has one row for each level: a
+# level built twice (a resume that ignored a complete file) would have two.
+holds() {
+  local dir=$1 n=$2 tmp=${3:-}
+  [ "$(ls "$dir" | grep -c '^level_[0-9]*\.mtb$')" = "$n" ] || fail "$dir holds $(ls "$dir" | tr '\n' ' '), not levels 0..$((n - 1))"
+  for ((k = 0; k < n; k++)); do [ -f "$(level "$dir" "$k")" ] || fail "$(level "$dir" "$k") missing"; done
+  [ "$(ls "$dir"/*.tmp 2>/dev/null)" = "$tmp" ] || fail "temporary files in $dir: $(ls "$dir"/*.tmp 2>/dev/null), not '$tmp'"
+  [ "$(cut -d, -f3 "$dir/build_times.csv" | tr '\n' ' ')" = "$(seq -s ' ' 0 $((n - 1))) " ] \
+    || fail "build_times.csv of $dir lists levels $(cut -d, -f3 "$dir/build_times.csv" | tr '\n' ' '), not 0..$((n - 1)) once each"
+}
+# same_as_clean DIR: every level file of the clean build, byte for byte.
+same_as_clean() {
+  holds "$1" $((top + 1))
+  for ((k = 0; k <= top; k++)); do
+    cmp -s "$(level "$work/clean" "$k")" "$(level "$1" "$k")" || fail "$(basename "$(level "$1" "$k")") differs after stops and resume"
+  done
+}
+# resumed DIR N: the last run reused exactly levels 0..N-1 (its --json in DIR.json).
+resumed() {
+  python3 -c 'import json,sys; n=int(sys.argv[2]); t=int(sys.argv[3]); r=[l["reused"] for l in json.load(open(sys.argv[1]))["levels"]]; assert r == [True]*n + [False]*(t+1-n), r' \
+    "$1.json" "$2" "$top" || fail "the resume in $1 did not reuse exactly levels 0..$(($2 - 1)): $(cat "$1.json")"
+}
+
+# Deterministic stops: the hidden test options end the build with status 75
+# exactly at the point asked for, leaving the files as a SIGKILL there
+# would.  Each stop must land mid-build (status 75 and the top level not
+# there), so the resume after it always has something to resume.
+for threads in 1 2; do
+  dir=$work/stopped$threads
+  stop() {
+    build --threads "$threads" --out "$dir" "$@" >/dev/null 2>>"$work/stop.err"
+    local rc=$?
+    [ "$rc" = 75 ] || fail "build --threads $threads $*: exit status $rc, not the test stop's 75: $(cat "$work/stop.err")"
+    [ ! -e "$(level "$dir" "$top")" ] || fail "build --threads $threads $* wrote the top level: the stop did not land mid-build"
+  }
+  stop --test-stop-after-level 0
+  holds "$dir" 1
+  # Half of level 9 written to its .tmp: the resume must rebuild it, not
+  # take the partial file for a level.
+  stop --test-stop-mid-level 9
+  tmp=$(level "$dir" 9).tmp
+  [ -f "$tmp" ] && [ ! -e "$(level "$dir" 9)" ] || fail "no partial $tmp (or level 9 complete): $(ls "$dir")"
+  size=$(stat -c %s "$tmp") full=$(stat -c %s "$(level "$work/clean" 9)")
+  [ "$size" -gt 100 ] && [ "$size" -lt "$full" ] || fail "$tmp holds $size bytes, not part of level 9's $full"
+  holds "$dir" 9 "$tmp"
+  stop --test-stop-after-level $((top - 1))
+  holds "$dir" "$top"
+  # The resume, on the other thread count: the files do not depend on it.
+  build --threads $((3 - threads)) --json --out "$dir" >"$dir.json" || fail "resume after the stops (threads $threads)"
+  resumed "$dir" "$top"
+  same_as_clean "$dir"
+done
+
+# A SIGKILL at an arbitrary moment (not one of the chosen points): sent as
+# soon as level 13 appears, which leaves several levels to go; the run must
+# not have finished first, or this would test nothing.  The binary itself
+# in the background, not the shell function: $! must be the build's own
+# pid, or kill -9 hits a subshell and the build runs on.
+"$mancala" build --game kalah --pits 5 --max-seeds "$top" --quiet --threads 1 --out "$work/killed" >/dev/null &
+pid=$!
+while kill -0 "$pid" 2>/dev/null && [ ! -e "$(level "$work/killed" 13)" ]; do sleep 0.01; done
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+[ ! -e "$(level "$work/killed" "$top")" ] || fail "the SIGKILL landed after the build had finished"
+have=$(ls "$work"/killed/level_*.mtb | wc -l)
+build --json --out "$work/killed" >"$work/killed.json" || fail "resumed build after SIGKILL"
+resumed "$work/killed" "$have"
+# A kill between a level's rename and its build_times.csv row leaves the
+# level without a row: compare the files only.
+for ((k = 0; k <= top; k++)); do
+  cmp -s "$(level "$work/clean" "$k")" "$(level "$work/killed" "$k")" || fail "level $k differs after SIGKILL and resume"
+done
+[ -z "$(ls "$work"/killed/*.tmp 2>/dev/null)" ] || fail "temporary files left behind after SIGKILL and resume"
+
+# The test options are hidden from --help, and refused out of range (a stop
+# past the top level could never happen).
+"$mancala" build --help | grep -q test-stop && fail "build --help lists the test-only options"
 "$mancala" verify "$work/clean" --quiet >/dev/null || fail "verify of a good directory"
 "$mancala" info "$work/clean" --json | python3 -c '
 import json, sys
@@ -64,4 +130,7 @@ expect 2 "does not exist" "$mancala" verify "$work/nowhere"
 expect 2 "reach" "$mancala" probe --tables "$work/clean" --position "9,9,9,9,9/1,0,0,0,0 0-0 s"
 truncate -s 100 "$work/bad/level_016.mtb"
 expect 2 "level_016.mtb" "$mancala" info "$work/bad"
+expect 2 "test-stop-after-level must be between 0 and 17" build --out "$work/x" --test-stop-after-level 18
+expect 2 "test-stop-mid-level must be between 0 and 17" build --out "$work/x" --test-stop-mid-level -1
+[ ! -e "$work/x" ] || fail "a refused test stop created the directory"
 echo "1 passed, 0 failed"

@@ -12,6 +12,7 @@
 #include "mancala/error.hpp"
 #include "mancala/notation.hpp"
 #include "mancala/solver/directory_tables.hpp"
+#include "mancala/tables/table_build.hpp"
 #include "mancala/tables/table_check.hpp"
 #include "mancala/tables/table_directory.hpp"
 

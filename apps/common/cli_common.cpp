@@ -51,13 +51,17 @@ GameSetup game_setup(const po::variables_map& vm) {
 }
 
 bool parse_args(const std::string& command, const std::string& synopsis, po::options_description& desc,
-                const Args& args, po::variables_map& vm, const po::positional_options_description* positional) {
+                const Args& args, po::variables_map& vm, const po::positional_options_description* positional,
+                const po::options_description* hidden) {
   desc.add_options()("json", po::bool_switch(), "print one JSON object on stdout")("help,h", "print this help");
+  po::options_description all;
+  all.add(desc);
+  if (hidden) all.add(*hidden);
   po::command_line_parser parser(args);
   // Boost's default style, less allow_guessing: a prefix of an option name
   // (--pit, --js) is refused as unknown rather than taken for the option.
   parser.style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing);
-  parser.options(desc);
+  parser.options(all);
   if (positional)
     parser.positional(*positional);
   else

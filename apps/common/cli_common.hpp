@@ -33,10 +33,13 @@ GameSetup game_setup(const po::variables_map& vm);
 // "Usage: <command> <synopsis>": `command` is the program and subcommand as
 // typed, e.g. "mancala solve" or "mpirun -np N mancala-mpi build").  Options are
 // matched by their full names only: no unique-prefix guessing, so that a typo
-// such as --pit is an error instead of silently meaning --pits.
+// such as --pit is an error instead of silently meaning --pits.  `hidden`
+// options are parsed like the others but left out of the help text (the
+// test-only options of build: build_options.hpp).
 bool parse_args(const std::string& command, const std::string& synopsis, po::options_description& desc,
                 const Args& args, po::variables_map& vm,
-                const po::positional_options_description* positional = nullptr);
+                const po::positional_options_description* positional = nullptr,
+                const po::options_description* hidden = nullptr);
 
 // The value of the integer option --NAME (declared as po::value<int> or
 // po::value<long long>), checked to lie in [lo, hi]; throws InputError naming

@@ -53,9 +53,27 @@ int usage(std::ostream& out, int status) {
 int cmd_build(mpi::Comm& comm, const Args& args) {
   po::options_description desc("build: endgame tables by retrograde analysis, one file per level, over MPI processes");
   add_build_options(desc);
+  po::options_description hidden;
+  add_build_test_options(hidden);
+  hidden.add_options()("test-stop-rank", po::value<int>(), "test only: the one rank that stops (default: every rank)");
   po::variables_map vm;
-  if (!parse_args("mpirun -np N mancala-mpi build", kBuildSynopsis, desc, args, vm)) return 0;
+  if (!parse_args("mpirun -np N mancala-mpi build", kBuildSynopsis, desc, args, vm, nullptr, &hidden)) return 0;
   const BuildOptions opt = read_build_options(vm);
+  // The test stops (build_options.hpp) on every rank, or on the one of
+  // --test-stop-rank: a rank that ends alone leaves the others waiting in a
+  // collective until mpirun ends them, as when one node of a job dies.
+  int stop_rank = -1;
+  if (vm.count("test-stop-rank")) {
+    stop_rank = int(int_option(vm, "test-stop-rank", 0, comm.size() - 1));
+    if (opt.test_stop_after_level < 0 && opt.test_stop_mid_level < 0)
+      throw InputError("--test-stop-rank needs --test-stop-after-level or --test-stop-mid-level");
+    // Rank 0 alone writes the files, so only it reaches that point.
+    if (opt.test_stop_mid_level >= 0 && stop_rank != 0)
+      throw InputError("--test-stop-mid-level stops rank 0, the one that writes the files: --test-stop-rank must be 0");
+  }
+  const tables::BuildTestHooks hooks = stop_rank < 0 || stop_rank == comm.rank()
+                                           ? test_stop_hooks(opt, "mancala-mpi: rank " + std::to_string(comm.rank()))
+                                           : tables::BuildTestHooks{};
   std::optional<tbb::global_control> limit;
   if (opt.threads > 0) limit.emplace(tbb::global_control::max_allowed_parallelism, std::size_t(opt.threads));
   const int max_seeds = opt.max_seeds;
@@ -71,7 +89,8 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
                     status.level.load(), max_seeds, done, total, comm.size(), t);
       return std::string(buf);
     });
-    built = mpi::build_tables_distributed(comm, opt.out, opt.game.rules, opt.game.position.m(), max_seeds, &status, &figures);
+    built = mpi::build_tables_distributed(comm, opt.out, opt.game.rules, opt.game.position.m(), max_seeds, &status, &figures,
+                                          &hooks);
   }
   const double seconds = comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   const std::uint64_t sent_total = comm.sum(comm.bytes_sent());

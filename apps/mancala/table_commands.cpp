@@ -11,6 +11,7 @@
 #include "mancala/notation.hpp"
 #include "mancala/valuation.hpp"
 #include "mancala/solver/directory_tables.hpp"
+#include "mancala/tables/table_build.hpp"
 #include "mancala/tables/table_check.hpp"
 #include "progress.hpp"
 #include <tbb/global_control.h>
@@ -36,9 +37,12 @@ std::string one_line(const std::string& text) {
 int cmd_build(const Args& args) {
   po::options_description desc("build: endgame tables by retrograde analysis, one file per level");
   add_build_options(desc);
+  po::options_description hidden;
+  add_build_test_options(hidden);
   po::variables_map vm;
-  if (!parse_args("mancala build", kBuildSynopsis, desc, args, vm)) return 0;
+  if (!parse_args("mancala build", kBuildSynopsis, desc, args, vm, nullptr, &hidden)) return 0;
   const BuildOptions opt = read_build_options(vm);
+  const tables::BuildTestHooks hooks = test_stop_hooks(opt, "mancala");
   const GameSetup& g = opt.game;
   std::optional<tbb::global_control> limit;
   if (opt.threads > 0) limit.emplace(tbb::global_control::max_allowed_parallelism, std::size_t(opt.threads));
@@ -56,7 +60,7 @@ int cmd_build(const Args& args) {
                     status.level.load(), max_seeds, done, total, rate, t, rate > 0 ? (total - done) / rate : 0.0);
       return std::string(buf);
     });
-    built = tables::build_tables(opt.out, g.rules, g.position.m(), max_seeds, &status);
+    built = tables::build_tables(opt.out, g.rules, g.position.m(), max_seeds, &status, &hooks);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   nlohmann::json levels = nlohmann::json::array();

@@ -237,15 +237,29 @@ std::vector<std::int8_t> build_cyclic_level(Comm& comm, HeldSlices& held, const 
 constexpr std::uint64_t kChunk = std::uint64_t(16) << 20;
 
 void write_level_from_slices(Comm& comm, const HeldSlices& held, const std::filesystem::path& dir, const Ruleset& rules,
-                             int m, int k, std::uint64_t size) {
+                             int m, int k, std::uint64_t size, const tables::BuildTestHooks* hooks) {
   std::string error;
   if (comm.root()) {
     std::optional<tables::LevelFileWriter> writer;
+    // The test hook's point, as in build_tables(): the first floor(size/2)
+    // values written, wherever that falls among the slices' pieces.
+    bool stop_half = hooks && hooks->level_half_written;  // once
+    const std::uint64_t half = size / 2;
+    std::uint64_t written = 0;
     auto write = [&](const std::int8_t* p, std::size_t n) {
       if (!error.empty()) return;
       try {
         if (!writer) writer.emplace(dir, rules, m, k, size);
-        writer->append(p, n);
+        if (stop_half && written + n >= half) {
+          stop_half = false;
+          const std::size_t first = std::size_t(half - written);
+          writer->append(p, first);
+          hooks->level_half_written(k);
+          writer->append(p + first, n - first);
+        } else {
+          writer->append(p, n);
+        }
+        written += n;
       } catch (const InputError& e) {
         error = e.what();
         writer.reset();
@@ -280,7 +294,8 @@ void write_level_from_slices(Comm& comm, const HeldSlices& held, const std::file
 
 template <class R>
 std::vector<tables::BuiltLevel> build_with(Comm& comm, const std::filesystem::path& dir, const Ruleset& rules, int m,
-                                           int max_seeds, DistributedProgress* progress, DistributedFigures* figures) {
+                                           int max_seeds, DistributedProgress* progress, DistributedFigures* figures,
+                                           const tables::BuildTestHooks* hooks) {
   const tables::BoardIndex index(2 * m, max_seeds);
   HeldSlices held(index, comm.size(), comm.rank());
   std::uint64_t requested = 0;
@@ -326,10 +341,12 @@ std::vector<tables::BuiltLevel> build_with(Comm& comm, const std::filesystem::pa
     else
       values = build_acyclic_level<R>(comm, held, index, m, k, &requested, progress);
     held.add(std::move(values));
-    write_level_from_slices(comm, held, dir, rules, m, k, size);
+    write_level_from_slices(comm, held, dir, rules, m, k, size, hooks);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     on_root(comm, [&] { tables::append_build_time(dir, rules, m, k, size, seconds, passes); });
     report.push_back({k, size, false, seconds, passes});
+    // After on_root's broadcast: on every rank, rank 0 has written the row.
+    if (hooks && hooks->level_written) hooks->level_written(k);
   }
   if (figures) {
     figures->values_held_peak = held.peak_values();
@@ -355,7 +372,8 @@ std::uint64_t distributed_memory_estimate(const Ruleset& rules, int pits_per_sid
 
 std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::filesystem::path& dir,
                                                          const Ruleset& rules, int pits_per_side, int max_seeds,
-                                                         DistributedProgress* progress, DistributedFigures* figures) {
+                                                         DistributedProgress* progress, DistributedFigures* figures,
+                                                         const tables::BuildTestHooks* hooks) {
   const int per_node = comm.node_size();
   tables::BuildLock lock;  // rank 0's, held until the last level is written
   on_root(comm, [&] {
@@ -367,7 +385,7 @@ std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::
                                  distributed_memory_estimate(rules, pits_per_side, max_seeds, comm.size()), per_node);
   });
   if (progress) progress->positions_total = tables::BoardIndex(2 * pits_per_side, max_seeds).level_offset(max_seeds + 1);
-  return dispatch(rules, [&](auto R) { return build_with<decltype(R)>(comm, dir, rules, pits_per_side, max_seeds, progress, figures); });
+  return dispatch(rules, [&](auto R) { return build_with<decltype(R)>(comm, dir, rules, pits_per_side, max_seeds, progress, figures, hooks); });
 }
 
 }  // namespace mancala::mpi

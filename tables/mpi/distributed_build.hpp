@@ -43,7 +43,7 @@
 
 #include "comm.hpp"
 #include "mancala/ruleset.hpp"
-#include "mancala/tables/table_directory.hpp"
+#include "mancala/tables/table_build.hpp"
 
 namespace mancala::mpi {
 
@@ -69,9 +69,14 @@ std::uint64_t distributed_memory_estimate(const Ruleset& rules, int pits_per_sid
 // Collective: every process calls it with the same arguments.  Returns the
 // per-level report (the same on every process).  Throws InputError on every
 // process for a bad request or directory (the message is the same).
+// `hooks` (test-only, table_build.hpp) may differ between processes:
+// level_written is called on every process that has it, once rank 0 has
+// written the level and its build_times.csv row; level_half_written only on
+// rank 0, the one that writes the files.
 std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::filesystem::path& dir,
                                                          const Ruleset& rules, int pits_per_side, int max_seeds,
                                                          DistributedProgress* progress = nullptr,
-                                                         DistributedFigures* figures = nullptr);
+                                                         DistributedFigures* figures = nullptr,
+                                                         const tables::BuildTestHooks* hooks = nullptr);
 
 }  // namespace mancala::mpi

@@ -1,10 +1,10 @@
-// A directory of level files: built by build_tables(), read lazily.
+// Reading a directory of level files: which levels it holds, and their
+// values, opened lazily.  Building one (build_tables(), the build lock, the
+// memory and disk checks) is table_build.hpp.
 #pragma once
 
-#include <array>
-#include <atomic>
+#include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -63,65 +63,5 @@ class TableDirectory {
   mutable std::vector<std::unique_ptr<MappedLevel>> levels_;
   mutable std::vector<std::unique_ptr<std::once_flag>> opened_;
 };
-
-// Per-level figures of a build.
-struct BuiltLevel {
-  int seeds;
-  std::uint64_t positions;
-  bool reused;  // a valid file was already there (resume)
-  double seconds;
-  int passes;
-};
-
-// Bytes a build of levels 0..K keeps in memory at its peak (every level's
-// values, plus the successor lists of the largest level for Oware).
-std::uint64_t build_memory_estimate(const Ruleset& rules, int pits_per_side, int max_seeds);
-
-// Live figures of a running build, for progress lines (read from any thread).
-struct BuildProgress {
-  std::atomic<int> level{0};
-  std::atomic<std::uint64_t> positions_done{0};   // scanned, all levels so far
-  std::atomic<std::uint64_t> positions_total{0};  // in levels 0..K
-  std::atomic<std::uint64_t> positions_reused{0}; // in levels taken from existing files
-};
-
-// An exclusive flock(2) on DIR/build.lock, held for the whole of a build:
-// two builds into one directory would otherwise race on the same `.tmp`
-// names and one of them fail in a rename.  The second refuses at once.  The
-// lock file stays (removing it would let a third build lock a new file
-// while the second still holds the old one); the lock goes with the
-// process, however it ends.
-class BuildLock {
- public:
-  BuildLock() = default;
-  // Throws InputError when another process holds the lock, naming DIR.
-  explicit BuildLock(const std::filesystem::path& dir);
-  BuildLock(BuildLock&& other) noexcept;
-  BuildLock& operator=(BuildLock&& other) noexcept;
-  ~BuildLock();
-
- private:
-  int fd_ = -1;
-};
-
-// Checks a build request before any work: seed and pit ranges, the memory
-// (`memory_per_process` bytes for each of `processes_per_node` processes on
-// this machine) and the disk space for the levels not yet in dir; only then
-// creates dir, and locks it.  Throws InputError (and then creates nothing).
-// build_tables() calls it, and holds the lock it returns for the whole
-// build; so does the distributed build, on rank 0.
-[[nodiscard]] BuildLock prepare_build(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
-                                      int max_seeds, std::uint64_t memory_per_process, int processes_per_node = 1);
-
-// Appends one row (ruleset, pits, level, positions, seconds, passes) to
-// dir/build_times.csv, the file `mancala info` reads build times from.
-// Throws InputError when it is not a regular file or cannot be written.
-void append_build_time(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
-                       std::uint64_t positions, double seconds, int passes);
-
-// Builds (or resumes) levels 0..max_seeds into dir.  Complete, valid level
-// files are reused; anything else is rebuilt.
-std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
-                                     int max_seeds, BuildProgress* progress = nullptr);
 
 }  // namespace mancala::tables

@@ -1,0 +1,106 @@
+// Building a table directory: levels 0..K by retrograde analysis, one file
+// per level, resumable (complete level files are reused), under an exclusive
+// lock on the directory, with the memory and disk checked first.  Reading a
+// directory back is table_directory.hpp.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <vector>
+
+#include "mancala/ruleset.hpp"
+
+namespace mancala::tables {
+
+// Per-level figures of a build.
+struct BuiltLevel {
+  int seeds;
+  std::uint64_t positions;
+  bool reused;  // a valid file was already there (resume)
+  double seconds;
+  int passes;
+};
+
+// The memory prepare_build() checks for a build of levels 0..K, in bytes:
+//  * 1 byte a position of every level 0..K: build_tables() keeps every
+//    level's values in memory to the end (LevelValues), the level being
+//    built included, and a resumed level is copied out of its file;
+//  * for Oware, 6 more bytes a position of level K (1 + 1 + 4).  The sweep
+//    of a cyclic level (cyclic_level.hpp) holds one 4-byte cell a position
+//    (value, pending count, best exit) and frontier vectors of 4-byte ranks
+//    beside the level's 1-byte result, so this is the cells plus 2 bytes a
+//    position for the frontiers: frontiers of up to half the level at once.
+// Nothing else is counted: not the acyclic pass's recursion, the threads'
+// buffers, a mapped file being resumed (file pages), the program itself.
+// It is a floor to refuse a hopeless build with, not a bound.
+std::uint64_t build_memory_estimate(const Ruleset& rules, int pits_per_side, int max_seeds);
+
+// Live figures of a running build, for progress lines (read from any thread).
+struct BuildProgress {
+  std::atomic<int> level{0};
+  std::atomic<std::uint64_t> positions_done{0};   // scanned, all levels so far
+  std::atomic<std::uint64_t> positions_total{0};  // in levels 0..K
+  std::atomic<std::uint64_t> positions_reused{0}; // in levels taken from existing files
+};
+
+// An exclusive flock(2) on DIR/build.lock, held for the whole of a build:
+// two builds into one directory would otherwise race on the same `.tmp`
+// names and one of them fail in a rename.  The second refuses at once.  The
+// lock file stays (removing it would let a third build lock a new file
+// while the second still holds the old one); the lock goes with the
+// process, however it ends.
+class BuildLock {
+ public:
+  BuildLock() = default;
+  // Throws InputError when another process holds the lock, naming DIR.
+  explicit BuildLock(const std::filesystem::path& dir);
+  BuildLock(BuildLock&& other) noexcept;
+  BuildLock& operator=(BuildLock&& other) noexcept;
+  ~BuildLock();
+
+ private:
+  int fd_ = -1;
+};
+
+// Checks a build request before any work: seed and pit ranges, the memory
+// (`memory_per_process` bytes for each of `processes_per_node` processes on
+// this machine) and the disk space for the levels not yet in dir; only then
+// creates dir, and locks it.  Throws InputError (and then creates nothing).
+// build_tables() calls it, and holds the lock it returns for the whole
+// build; so does the distributed build, on rank 0.
+[[nodiscard]] BuildLock prepare_build(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
+                                      int max_seeds, std::uint64_t memory_per_process, int processes_per_node = 1);
+
+// Appends one row (ruleset, pits, level, positions, seconds, passes) to
+// dir/build_times.csv, the file `mancala info` reads build times from.
+// Throws InputError when it is not a regular file or cannot be written.
+void append_build_time(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
+                       std::uint64_t positions, double seconds, int passes);
+
+// Test-only: calls at two fixed points of a build, so that a test can end
+// the process exactly there, as a kill would (the hidden --test-stop-*
+// options of `mancala build` and `mancala-mpi build`, which _exit(75) from
+// them; tests/table_cli_test.sh, tests/mpi_build_test.sh).  A timed kill
+// lands wherever the build happens to be, and after a fast build's end it
+// tests nothing; these land where asked, every time.  Unset: not called.
+struct BuildTestHooks {
+  // Level k's file is in place (synced, renamed, directory synced) and its
+  // build_times.csv row appended.  Called for the levels a run builds, not
+  // for those it reuses from existing files.
+  std::function<void(int k)> level_written;
+  // Level k's `<file>.tmp` holds its placeholder header and the first
+  // floor(S/2) of its S values (rank order), written but neither synced
+  // nor complete.  Only a build that asks for this writes the level in two
+  // pieces (the same bytes, table_file.hpp).
+  std::function<void(int k)> level_half_written;
+};
+
+// Builds (or resumes) levels 0..max_seeds into dir.  Complete, valid level
+// files are reused; anything else is rebuilt.
+std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
+                                     int max_seeds, BuildProgress* progress = nullptr,
+                                     const BuildTestHooks* hooks = nullptr);
+
+}  // namespace mancala::tables
