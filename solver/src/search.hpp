@@ -1,4 +1,8 @@
-// The alpha-beta search, templated on the rules policy (internal header).
+// The alpha-beta search, templated on the rules policy (internal header):
+// the Worker that searches one tree, and search_root, which runs one search
+// of the root on every thread (ABDADA).  The marks are in busy_nodes.hpp,
+// what the threads share in shared_state.hpp, the move order in
+// move_sorter.hpp.
 #pragma once
 
 #include <tbb/task_group.h>
@@ -11,107 +15,16 @@
 #include <string>
 #include <vector>
 
+#include "busy_nodes.hpp"
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
 #include "mancala/valuation.hpp"
 #include "mancala/solver/solver.hpp"
 #include "mancala/solver/transposition_table.hpp"
-#include "mancala/tables/board_index.hpp"
+#include "move_sorter.hpp"
+#include "shared_state.hpp"
 
 namespace mancala::solver::detail {
-
-// Raised to abandon a search: another thread finished the same test first.
-struct StopFlag {
-  std::atomic<bool> raised{false};
-  bool any() const { return raised.load(std::memory_order_relaxed); }
-};
-
-// Nodes that some thread is searching right now (ABDADA's "busy" mark).  It
-// only steers the threads apart, it never decides a value: a lost or
-// mistaken mark costs time, not correctness, so a small lossy table of
-// atomics serves.
-class BusyNodes {
- public:
-  explicit BusyNodes(bool used) : slots_(used ? kSlots : 0) {}
-  void enter(std::uint64_t key) { slot(key).store(key + 1, std::memory_order_relaxed); }
-  void leave(std::uint64_t key) {
-    std::uint64_t mine = key + 1;
-    slot(key).compare_exchange_strong(mine, 0, std::memory_order_relaxed);
-  }
-  bool busy(std::uint64_t key) const { return slot(key).load(std::memory_order_relaxed) == key + 1; }
-  // Marks left by searches that were abandoned.
-  void clear() {
-    for (auto& s : slots_) s.store(0, std::memory_order_relaxed);
-  }
-
- private:
-  static constexpr std::size_t kSlots = std::size_t(1) << 16;
-  std::atomic<std::uint64_t>& slot(std::uint64_t key) const {
-    return slots_[std::size_t((key * 0x9E3779B97F4A7C15ull) >> 48)];
-  }
-  mutable std::vector<std::atomic<std::uint64_t>> slots_;
-};
-
-// Marks a node busy for as long as it is being searched.
-class BusyMark {
- public:
-  BusyMark(BusyNodes* busy, std::uint64_t key) : busy_(busy), key_(key) {
-    if (busy_) busy_->enter(key_);
-  }
-  ~BusyMark() {
-    if (busy_) busy_->leave(key_);
-  }
-  BusyMark(const BusyMark&) = delete;
-  BusyMark& operator=(const BusyMark&) = delete;
-
- private:
-  BusyNodes* busy_;
-  std::uint64_t key_;
-};
-
-struct SharedState {
-  SharedState(TranspositionTable& table, const tables::BoardIndex& board_index, int thread_count, int marks_above)
-      : tt(table), index(board_index), threads(thread_count), marks_above_tables(marks_above), busy(thread_count > 1) {}
-  // The levels in memory are read at a child's rank directly (see expand);
-  // a root never has fewer seeds than its descendants, so only its levels
-  // are opened.
-  void use_tables(const EndgameTables* t, const Position& root) {
-    tables = t;
-    table_seeds = t ? t->max_seeds() : -1;
-    level_base.clear();
-    for (int k = 0; k <= std::min(table_seeds, root.board_seeds()); ++k) {
-      const std::int8_t* values = t->level_values(root.m(), k);
-      if (!values) {
-        level_base.clear();
-        break;
-      }
-      level_base.push_back(values);
-    }
-  }
-
-  // The transposition-table key of p: its board's BoardIndex key, and for a
-  // Congkak root whose burnt holes differ between the two rows, which player
-  // is to move (see north_key_bit).
-  std::uint64_t key(const Position& p) const { return index.key(p.pits.data(), p.board_seeds()) | side_bit(p); }
-  std::uint64_t side_bit(const Position& p) const { return p.to_move == Side::North ? north_key_bit : 0; }
-
-  TranspositionTable& tt;
-  const tables::BoardIndex& index;
-  // Burnt holes never change within a round, so a search meets two
-  // mover-relative burnt masks, the root's and the other player's.  When
-  // they differ, one mover-relative board is two positions, told apart by
-  // this bit for North to move (board keys stay below it; Solver checks).
-  // 0 when the masks are equal (no burnt holes, or the same on both rows),
-  // so keys and node counts are those of a board without burnt holes.
-  std::uint64_t north_key_bit = 0;
-  const EndgameTables* tables = nullptr;
-  int table_seeds = -1;  // boards with up to this many seeds are in `tables`
-  std::vector<const std::int8_t*> level_base;  // tables->level_values(root width, k), or empty
-  int threads;
-  int marks_above_tables;  // SolveOptions::parallel_marks_above_tables
-  BusyNodes busy;
-  std::atomic<std::uint64_t> nodes{0};
-};
 
 // One line of play in Oware's repetition check: the absolute state.
 struct PathEntry {
@@ -121,8 +34,8 @@ struct PathEntry {
 
 // Width > 0: the worker searches boards of Width pits a side only, and tells
 // the compiler so (assume_width), which then unrolls the row loops, the
-// sowing and the rank.  Measured on Kalah(6,4) with 15-seed tables, one
-// thread: 10.31 s -> 9.90 s, the same 31,180,016 nodes.  Width 0 takes any.
+// sowing and the rank: faster, with the same nodes (results/README.md,
+// "Move-ordering and search-parameter measurements").  Width 0 takes any.
 template <class R, int Width = 0>
 class Worker {
  public:
@@ -270,23 +183,22 @@ class Worker {
   // Only Oware's non-capturing lines get this long; the frames must fit the stack.
   static constexpr int kMaxPly = 2000;
   // Enhanced transposition cut-offs cost a table probe per child; measured on
-  // the `mancala bench` set they pay only high in the tree (ETC everywhere:
-  // 5.37 s, from 16 seeds up: 5.16 s, never: 4.89 s; larger boards prune
-  // more, so it stays on there).
+  // the `mancala bench` set they pay only high in the tree (there, never
+  // probing was faster still, but larger boards prune more, so it stays on
+  // from 16 seeds up; figures in results/README.md).
   static constexpr int kEtcMinSeeds = 16;
   static constexpr int kMoves = Width > 0 ? Width : kMaxPitsPerSide;
 
   struct Child {
     // A union, so that the array of children is not zeroed at every node
     // (Position's members have initializers): expand() assigns pos first.
-    // Sixteen zeroed Positions a node were 4% of a Kalah(6,4) search.
+    // Zeroing them showed in the search's profile (results/README.md).
     union {
       Position pos;
     };
     Child() {}
     int pit;
     int delta;  // change of the store difference, seen by the mover
-    int order;
     int exact_value;    // the move's value, when `exact`
     bool exact;         // game over, or the child is in the endgame tables
     int seeds;          // on the board, when the game goes on
@@ -294,14 +206,6 @@ class Worker {
     bool extra;
     bool game_over;
   };
-
-  // std::popcount is a libgcc call on x86-64 without -mpopcnt (0.7% of a
-  // Kalah(6,4) search profile); a mask has at most 16 bits.
-  static int count_moves(MoveMask moves) {
-    std::uint32_t x = moves - ((moves >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return int((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
-  }
 
   // search_root() picks a worker of fixed width only for a root of that
   // width, and every move keeps the width, so the assumptions hold.
@@ -312,15 +216,17 @@ class Worker {
   }
 
   // expect_cut: the node's window asks the mover for no gain from the board
-  // (hi_window <= 0).  Such nodes fail high (a refutation is found) 97% of
-  // the time in a Kalah(6,4) solve; the others fail low 80% of the time.
+  // (hi_window <= 0).  Such nodes almost always fail high (a refutation is
+  // found), the others mostly fail low (counted in a Kalah(6,4) solve; see
+  // results/README.md).  The order of the children is MoveSorter's.
   int expand(const Position& p, int table_move, Child* kids, std::uint8_t* seq, bool expect_cut) const {
     assume_width(p);
     int n = 0;
     const int before = p.store_difference();
     const std::int8_t* table_value[kMaxPitsPerSide];
     const int direct_seeds = int(s_.level_base.size());  // children with fewer are read at their rank
-    const bool behind = before < 0;
+    const OrderNode node{before < 0, expect_cut};
+    int order[kMaxPitsPerSide];
     for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1, ++n) {
       Child& c = kids[n];
       c.pit = std::countr_zero(rest);
@@ -361,59 +267,21 @@ class Worker {
         c.exact = true;
         c.exact_value = move_value(c.extra, c.delta, tv);
       }
-      // Children of known value first, best first: they cost nothing and
-      // may settle the node before any search.
-      // Among moves of equal gain, a player behind in the stores does best
-      // to leave the opponent the fewest replies (a narrow tree to get
-      // through), and one level or ahead to play the pit nearest the store
-      // first.  Measured on one thread with the null-window schedule (nodes,
-      // against the pit order alone): Kalah(6,4) empty capture with 16-seed
-      // tables 27.4 M -> 24.7 M, BrainKing(5,4) 10.1 M -> 8.3 M, Kalah(5,4)
-      // 5.80 M -> 5.24 M, Kalah(4,6) empty capture 3.96 M -> 3.89 M,
-      // Kalah(6,3) 2.81 M -> 2.80 M, Congkak(7,5) 8.50 M -> 7.76 M.  The same
-      // rule for a player level in the stores cost 47% more on Kalah(6,3);
-      // for both players at every score, 42 M on Kalah(6,4).
-      int narrow = 0;
-      if (behind && !c.exact && !c.extra) narrow = 8 * count_moves(R::legal_moves(c.pos));
-      // Material: the seeds a move leaves on the mover's side against the
-      // opponent's, weighed at 3 per seed of difference (so it can outweigh
-      // up to 2 seeds of gain), for a player behind in the stores and at
-      // nodes expected to fail low.  At the others it took the pit order's
-      // place and cost up to twice the nodes on boards of 3 seeds a pit.
-      // Measured on one thread (nodes, without -> with): Kalah(6,4) empty
-      // capture with 15-seed tables 31.2 M -> 26.9 M, Kalah(5,6) empty
-      // capture with 25-seed tables and 1 GiB 146.2 M -> 44.2 M, Kalah(5,5)
-      // 50.7 M -> 42.3 M, BrainKing(5,4) 8.48 M -> 6.99 M, Kalah(4,6) empty
-      // capture 2.57 M -> 2.12 M, the `mancala bench` set 9.81 M -> 7.95 M
-      // (Kalah(5,3) 1.5% more, the other cases fewer), Congkak(7,4) 0.246 M
-      // -> 0.258 M.  Heavier weights for a player behind fall off a cliff:
-      // 4 took Kalah(5,6) to 55.8 M (Kalah(6,4) 27.1 M), 5 took Kalah(6,4)
-      // to 45 M, 6 to 58 M.
-      int material = 0;
-      if (!c.exact && (behind || !expect_cut)) material = 3 * (2 * (c.extra ? c.pos.mover_row_sum() : c.pos.opponent_row_sum()) - c.seeds);
-      c.order = c.exact ? (1 << 24) + c.exact_value * 64 + c.pit
-                        : (c.pit == table_move ? 1 << 20 : 0) + (c.extra ? 1 << 16 : 0) + c.delta * 64 - narrow + material + c.pit;
-    }
-    // Sorted as 64-bit keys (order, then index) without moving the
-    // children; six or fewer by a branch-free network.  Against std::sort of
-    // the children: Kalah(6,4) with 15-seed tables 10.77 s -> 10.47 s,
-    // Kalah(5,4) 1.14 s -> 1.11 s, the same nodes (orders are distinct, so
-    // the order is the same).
-    std::uint64_t keys[kMaxPitsPerSide];
-    for (int i = 0; i < n; ++i) keys[i] = (std::uint64_t(std::uint32_t(kids[i].order + (1 << 28))) << 5) | std::uint64_t(i);
-    if (n <= 6) {
-      for (int i = n; i < 6; ++i) keys[i] = 0;
-      auto ce = [&](int a, int b) {
-        const std::uint64_t x = keys[a], y = keys[b];
-        keys[a] = x > y ? x : y;
-        keys[b] = x > y ? y : x;
+      // The inputs that the order reads, and only those (MoveSorter says
+      // which): a child's replies and material cost a pass over its rows.
+      const OrderChild o{
+          .pit = c.pit,
+          .exact = c.exact,
+          .exact_value = c.exact_value,
+          .table_move = c.pit == table_move,
+          .extra_turn = c.extra,
+          .gain = c.delta,
+          .replies = MoveSorter::counts_replies(node, c.exact, c.extra) ? MoveSorter::count_moves(R::legal_moves(c.pos)) : 0,
+          .material = MoveSorter::weighs_material(node, c.exact) ? MoveSorter::material(c.pos, c.extra, c.seeds) : 0,
       };
-      ce(0, 5); ce(1, 3); ce(2, 4); ce(1, 2); ce(3, 4); ce(0, 3);
-      ce(2, 5); ce(0, 1); ce(2, 3); ce(4, 5); ce(1, 2); ce(3, 4);
-    } else {
-      std::sort(keys, keys + n, [](std::uint64_t a, std::uint64_t b) { return a > b; });
+      order[i] = MoveSorter::order(node, o);
     }
-    for (int i = 0; i < n; ++i) seq[i] = std::uint8_t(keys[i] & 31);
+    MoveSorter::sort(order, n, seq);
     return n;
   }
 

@@ -15,8 +15,11 @@
 // the seeds on the board, which halves the tests).  Shared transposition
 // table with lossless keys and a depth per entry (an exact search never
 // takes a cut-off search's bounds), enhanced transposition cut-offs, move
-// ordering (table move, extra turns, biggest gain, then fewest replies for a
-// player behind), and ABDADA on TBB: every thread searches the root,
+// ordering (children of known value first, best first; then the table move,
+// extra turns, the gain, fewest replies for a player behind, the material
+// term (the seeds the move leaves on the mover's row against the opponent's,
+// for a player behind or at a node expected to fail low), and the pit
+// nearest the store), and ABDADA on TBB: every thread searches the root,
 // putting off children that another thread is searching.  The first thread
 // to finish a test has its exact answer and stops the others.  Values never
 // depend on the number of threads: every search is exact, the busy marks

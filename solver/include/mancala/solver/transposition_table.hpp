@@ -2,13 +2,21 @@
 //
 // Keys are lossless: the 64-bit BoardIndex key of the mover-relative board
 // (stores excluded: they never influence play), compared in full, so a
-// collision in the cluster index can never turn into a wrong value.
+// collision in the cluster index can never turn into a wrong value.  For a
+// Congkak root whose two rows' burnt holes differ, one mover-relative board
+// stands for two positions, and the solver sets bit 63 (north_key_bit) in
+// the keys of those with North to move; board keys stay below it.
 //
 // Layout: 64-byte clusters (one cache line) of four entries with an explicit
-// replacement rule (a new position evicts the entry whose subtree was
-// smallest).  Each cluster has a spinlock: readers and writers copy whole
-// entries under it, so a torn entry can never be read, whatever the number of
-// threads.  With two cores the lock is almost never contended.
+// replacement rule.  A store for a key already in the cluster updates its
+// entry in place (unless that entry is of a deeper search, which is kept).
+// A new key takes an empty slot if there is one; otherwise it evicts an
+// entry of an iterative-deepening (cut-off) search before any exact one,
+// and among those the one whose subtree was smallest (the bit width of its
+// node count), the first such slot on a tie.  Each cluster has a spinlock:
+// readers and writers copy whole entries under it, so a torn entry can never
+// be read, whatever the number of threads.  With two cores the lock is
+// almost never contended.
 #pragma once
 
 #include <atomic>

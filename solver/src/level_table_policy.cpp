@@ -1,0 +1,36 @@
+#include "level_table_policy.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "mancala/error.hpp"
+#include "mancala/tables/value_encoding.hpp"
+
+namespace mancala::solver::detail {
+
+int automatic_level_top(const tables::BoardIndex& keys, int seeds, bool cycles) {
+  const std::uint64_t budget = cycles ? kOwareLevelBudget : kAcyclicLevelBudget;
+  int top = -1;
+  while (top < seeds && keys.level_offset(top + 2) <= budget && top < tables::kMaxTableSeeds) ++top;
+  if (!cycles && top + kAcyclicMargin > seeds) top = -1;
+  return top;
+}
+
+int level_table_top(const tables::BoardIndex& keys, int seeds, bool cycles, const SolveOptions& options) {
+  const int top = automatic_level_top(keys, seeds, cycles);
+  if (options.level_table_seeds < 0) return top;
+  const int asked = std::min({options.level_table_seeds, seeds, tables::kMaxTableSeeds});
+  // Oware's search above a level it does not have in memory meets every
+  // cycle of that level and stores nothing that met one: a single missing
+  // level multiplied the nodes of a 5-seed board by millions
+  // (results/README.md).  So fewer levels than fit the budget are refused
+  // rather than run for hours.
+  if (cycles && asked < top && !options.oware_search_below_levels)
+    throw InputError("--level-tables " + std::to_string(options.level_table_seeds) +
+                     " leaves Oware boards of up to " + std::to_string(top) +
+                     " seeds to the search, which is exponential in their cycles; give at least " +
+                     std::to_string(top) + ", or -1 (automatic)");
+  return asked;
+}
+
+}  // namespace mancala::solver::detail

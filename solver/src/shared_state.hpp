@@ -1,0 +1,63 @@
+// What every thread of one solve shares (internal header): the
+// transposition table, the board index and its keys, the endgame tables and
+// their levels in memory, the busy marks and the node count.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "busy_nodes.hpp"
+#include "mancala/position.hpp"
+#include "mancala/solver/solver.hpp"
+#include "mancala/solver/transposition_table.hpp"
+#include "mancala/tables/board_index.hpp"
+
+namespace mancala::solver::detail {
+
+struct SharedState {
+  SharedState(TranspositionTable& table, const tables::BoardIndex& board_index, int thread_count, int marks_above)
+      : tt(table), index(board_index), threads(thread_count), marks_above_tables(marks_above), busy(thread_count > 1) {}
+  // The levels in memory are read at a child's rank directly (see
+  // Worker::expand); a root never has fewer seeds than its descendants, so
+  // only its levels are opened.
+  void use_tables(const EndgameTables* t, const Position& root) {
+    tables = t;
+    table_seeds = t ? t->max_seeds() : -1;
+    level_base.clear();
+    for (int k = 0; k <= std::min(table_seeds, root.board_seeds()); ++k) {
+      const std::int8_t* values = t->level_values(root.m(), k);
+      if (!values) {
+        level_base.clear();
+        break;
+      }
+      level_base.push_back(values);
+    }
+  }
+
+  // The transposition-table key of p: its board's BoardIndex key, and for a
+  // Congkak root whose burnt holes differ between the two rows, which player
+  // is to move (see north_key_bit).
+  std::uint64_t key(const Position& p) const { return index.key(p.pits.data(), p.board_seeds()) | side_bit(p); }
+  std::uint64_t side_bit(const Position& p) const { return p.to_move == Side::North ? north_key_bit : 0; }
+
+  TranspositionTable& tt;
+  const tables::BoardIndex& index;
+  // Burnt holes never change within a round, so a search meets two
+  // mover-relative burnt masks, the root's and the other player's.  When
+  // they differ, one mover-relative board is two positions, told apart by
+  // this bit for North to move (board keys stay below it; Solver checks).
+  // 0 when the masks are equal (no burnt holes, or the same on both rows),
+  // so keys and node counts are those of a board without burnt holes.
+  std::uint64_t north_key_bit = 0;
+  const EndgameTables* tables = nullptr;
+  int table_seeds = -1;  // boards with up to this many seeds are in `tables`
+  std::vector<const std::int8_t*> level_base;  // tables->level_values(root width, k), or empty
+  int threads;
+  int marks_above_tables;  // SolveOptions::parallel_marks_above_tables
+  BusyNodes busy;
+  std::atomic<std::uint64_t> nodes{0};
+};
+
+}  // namespace mancala::solver::detail

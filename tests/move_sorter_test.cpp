@@ -1,0 +1,266 @@
+// The search's move order (solver/src/move_sorter.hpp): the sorting network
+// sorts like std::sort, and the order score keeps the documented priorities.
+// The order never decides a value, so the solver's oracle tests cannot see a
+// mistake in it; these tests can.
+#include "move_sorter.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace {
+
+using mancala::kMaxPitsPerSide;
+using mancala::kMaxSeeds;
+using mancala::solver::detail::MoveSorter;
+using mancala::solver::detail::OrderChild;
+using mancala::solver::detail::OrderNode;
+
+// Every sequence of n keys drawn from n values: every permutation of n
+// distinct keys and every pattern of ties among them.  Stops at the first
+// fatal failure, so that a broken network reports one sequence.
+void for_each_sequence(int n, const std::function<void(const std::vector<int>&)>& f) {
+  std::vector<int> digits(std::size_t(n), 0);
+  while (!::testing::Test::HasFatalFailure()) {
+    f(digits);
+    int i = 0;
+    while (i < n && ++digits[std::size_t(i)] == n) digits[std::size_t(i++)] = 0;
+    if (i == n) return;
+  }
+}
+
+TEST(MoveSorter, NetworkSortsEveryPermutationAndTiePatternLikeStdSort) {
+  // Small keys, and keys spread over the 64 bits (the search's keys use 37).
+  for (const std::uint64_t scale : {std::uint64_t(1), std::uint64_t(0x0123456789ABull)}) {
+    for (int n = 1; n <= 6; ++n) {
+      int sequences = 0;
+      for_each_sequence(n, [&](const std::vector<int>& digits) {
+        std::uint64_t keys[kMaxPitsPerSide];
+        std::vector<std::uint64_t> expected;
+        for (int i = 0; i < n; ++i) {
+          keys[i] = std::uint64_t(digits[std::size_t(i)] + 1) * scale;
+          expected.push_back(keys[i]);
+        }
+        std::sort(expected.begin(), expected.end(), std::greater<>());
+        MoveSorter::sort_keys(keys, n);
+        ASSERT_EQ(std::vector<std::uint64_t>(keys, keys + n), expected) << "n = " << n << ", sequence " << sequences;
+        ++sequences;
+      });
+    }
+  }
+}
+
+TEST(MoveSorter, MoreThanSixKeysSortLikeStdSort) {
+  std::uint64_t x = 12345;
+  for (int n = 7; n <= kMaxPitsPerSide; ++n)
+    for (int trial = 0; trial < 200; ++trial) {
+      std::uint64_t keys[kMaxPitsPerSide];
+      for (int i = 0; i < n; ++i) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        keys[i] = (x >> 33) % 8;  // ties too
+      }
+      std::vector<std::uint64_t> expected(keys, keys + n);
+      std::sort(expected.begin(), expected.end(), std::greater<>());
+      MoveSorter::sort_keys(keys, n);
+      ASSERT_EQ(std::vector<std::uint64_t>(keys, keys + n), expected);
+    }
+}
+
+// The sequence sort() must give: highest order first, of equal orders the
+// higher index first.
+std::vector<int> expected_sequence(const std::vector<int>& order) {
+  std::vector<int> seq;
+  for (int i = 0; i < int(order.size()); ++i) seq.push_back(i);
+  std::sort(seq.begin(), seq.end(), [&](int a, int b) {
+    return order[std::size_t(a)] != order[std::size_t(b)] ? order[std::size_t(a)] > order[std::size_t(b)] : a > b;
+  });
+  return seq;
+}
+
+std::vector<int> sorted_sequence(const std::vector<int>& order) {
+  std::uint8_t seq[kMaxPitsPerSide];
+  MoveSorter::sort(order.data(), int(order.size()), seq);
+  return std::vector<int>(seq, seq + order.size());
+}
+
+// The extremes of the orders the search can produce.
+constexpr int kLowest = -kMaxSeeds * MoveSorter::kPerSeedOfGain - MoveSorter::kPerReply * kMaxPitsPerSide -
+                        MoveSorter::kPerSeedOfMaterial * kMaxSeeds;
+constexpr int kHighest = MoveSorter::kExact + kMaxSeeds * MoveSorter::kPerSeedOfGain + kMaxPitsPerSide;
+
+TEST(MoveSorter, SortGivesIndexesByOrderThenIndex) {
+  for (int n = 1; n <= 6; ++n)
+    for_each_sequence(n, [&](const std::vector<int>& digits) {
+      for (const int spread : {1, 1000, (kHighest - kLowest) / 6}) {
+        std::vector<int> order;
+        for (const int d : digits) order.push_back(kLowest + d * spread);
+        ASSERT_EQ(sorted_sequence(order), expected_sequence(order));
+      }
+    });
+  for (int n = 7; n <= kMaxPitsPerSide; ++n) {
+    std::vector<int> order;
+    for (int i = 0; i < n; ++i) order.push_back(i % 3 == 0 ? kHighest : kLowest + 7 * i);
+    EXPECT_EQ(sorted_sequence(order), expected_sequence(order));
+  }
+}
+
+// A plain unknown child, to be varied one input at a time.
+OrderChild plain(int pit, int gain = 0) {
+  return {.pit = pit, .exact = false, .exact_value = 0, .table_move = false, .extra_turn = false, .gain = gain, .replies = 0,
+          .material = 0};
+}
+OrderChild exact(int pit, int value) {
+  OrderChild c = plain(pit);
+  c.exact = true;
+  c.exact_value = value;
+  return c;
+}
+// The unknown child that every term favours.
+OrderChild best_unknown() {
+  OrderChild c = plain(kMaxPitsPerSide - 1, kMaxSeeds);
+  c.table_move = true;
+  c.extra_turn = true;
+  c.material = kMaxSeeds;
+  return c;
+}
+// The one that every term disfavours (at pit 0).
+OrderChild worst_unknown() {
+  OrderChild c = plain(0, -kMaxSeeds);
+  c.replies = kMaxPitsPerSide;
+  c.material = -kMaxSeeds;
+  return c;
+}
+
+constexpr OrderNode kNodes[] = {{false, false}, {false, true}, {true, false}, {true, true}};
+
+TEST(MoveSorter, AnExactChildComesBeforeAnyUnknownOne) {
+  for (const OrderNode& node : kNodes)
+    EXPECT_GT(MoveSorter::order(node, exact(0, -kMaxSeeds)), MoveSorter::order(node, best_unknown()));
+}
+
+TEST(MoveSorter, ExactChildrenComeBestFirstThenNearestTheStore) {
+  for (const OrderNode& node : kNodes) {
+    for (int v = -kMaxSeeds; v < kMaxSeeds; ++v)
+      EXPECT_GT(MoveSorter::order(node, exact(0, v + 1)), MoveSorter::order(node, exact(kMaxPitsPerSide - 1, v)));
+    EXPECT_GT(MoveSorter::order(node, exact(3, 5)), MoveSorter::order(node, exact(2, 5)));
+    // Nothing but the value and the pit counts for a child of known value.
+    OrderChild dressed = exact(2, 5);
+    dressed.table_move = true;
+    dressed.extra_turn = true;
+    dressed.gain = 9;
+    dressed.replies = 4;
+    dressed.material = 7;
+    EXPECT_EQ(MoveSorter::order(node, dressed), MoveSorter::order(node, exact(2, 5)));
+  }
+}
+
+TEST(MoveSorter, TheTableMoveComesBeforeOtherUnknownMoves) {
+  for (const OrderNode& node : kNodes) {
+    OrderChild table = worst_unknown();
+    table.table_move = true;
+    OrderChild other = best_unknown();
+    other.table_move = false;
+    EXPECT_GT(MoveSorter::order(node, table), MoveSorter::order(node, other));
+  }
+}
+
+TEST(MoveSorter, AnExtraTurnComesBeforeAPlainMove) {
+  for (const OrderNode& node : kNodes)
+    for (int gain = -kMaxSeeds; gain <= kMaxSeeds; gain += 5) {
+      OrderChild extra = worst_unknown();
+      extra.extra_turn = true;
+      extra.gain = gain;
+      OrderChild other = best_unknown();
+      other.extra_turn = false;
+      other.table_move = false;
+      other.gain = gain;
+      EXPECT_GT(MoveSorter::order(node, extra), MoveSorter::order(node, other)) << "equal gain " << gain;
+      other.gain = kMaxSeeds;
+      EXPECT_GT(MoveSorter::order(node, extra), MoveSorter::order(node, other)) << "gain " << gain << " against the most";
+    }
+}
+
+TEST(MoveSorter, MoreGainComesFirstWhateverThePit) {
+  for (const OrderNode& node : kNodes)
+    for (const bool extra_turn : {false, true})
+      for (int gain = -10; gain < 10; ++gain) {
+        OrderChild more = plain(0, gain + 1), less = plain(kMaxPitsPerSide - 1, gain);
+        more.extra_turn = less.extra_turn = extra_turn;
+        EXPECT_GT(MoveSorter::order(node, more), MoveSorter::order(node, less));
+      }
+}
+
+TEST(MoveSorter, APlayerBehindLeavesTheFewestReplies) {
+  for (const bool expect_cut : {false, true}) {
+    const OrderNode behind{true, expect_cut};
+    // One reply fewer outweighs the neighbouring pit, two any pit.
+    OrderChild fewer = plain(4, 2), more = plain(5, 2);
+    fewer.replies = 2;
+    more.replies = 3;
+    EXPECT_GT(MoveSorter::order(behind, fewer), MoveSorter::order(behind, more));
+    fewer = plain(0, 2);
+    more = plain(kMaxPitsPerSide - 1, 2);
+    fewer.replies = 2;
+    more.replies = 4;
+    EXPECT_GT(MoveSorter::order(behind, fewer), MoveSorter::order(behind, more));
+    EXPECT_TRUE(MoveSorter::counts_replies(behind, false, false));
+    // After an extra turn the mover, not the opponent, replies.
+    fewer.extra_turn = more.extra_turn = true;
+    EXPECT_FALSE(MoveSorter::counts_replies(behind, false, true));
+    EXPECT_LT(MoveSorter::order(behind, fewer), MoveSorter::order(behind, more));
+    EXPECT_FALSE(MoveSorter::counts_replies(behind, true, false));
+  }
+  // A player level or ahead plays the pit nearest the store first.
+  for (const bool expect_cut : {false, true}) {
+    const OrderNode level{false, expect_cut};
+    OrderChild fewer = plain(0, 2), more = plain(1, 2);
+    fewer.replies = 0;
+    more.replies = kMaxPitsPerSide;
+    EXPECT_FALSE(MoveSorter::counts_replies(level, false, false));
+    EXPECT_LT(MoveSorter::order(level, fewer), MoveSorter::order(level, more));
+  }
+}
+
+TEST(MoveSorter, MaterialCountsForAPlayerBehindAndAtNodesExpectedToFailLow) {
+  for (const OrderNode& node : kNodes) {
+    OrderChild richer = plain(2, 1), poorer = plain(3, 1);
+    richer.material = 4;
+    poorer.material = 2;
+    const bool weighed = node.behind || !node.expect_cut;
+    EXPECT_EQ(MoveSorter::weighs_material(node, false), weighed);
+    EXPECT_FALSE(MoveSorter::weighs_material(node, true));
+    // Weighed, it outweighs the neighbouring pit; otherwise the pit decides.
+    EXPECT_EQ(MoveSorter::order(node, richer) > MoveSorter::order(node, poorer), weighed);
+    EXPECT_EQ(MoveSorter::order(node, richer) - MoveSorter::order(node, plain(2, 1)),
+              weighed ? MoveSorter::kPerSeedOfMaterial * 4 : 0);
+  }
+}
+
+TEST(MoveSorter, MaterialIsTheMoversRowAgainstTheOpponents) {
+  mancala::Position child;
+  child.pits_per_side = 3;
+  // The child's mover has 1 + 2 + 3 = 6, the other row 4 + 5 = 9.
+  const int pits[] = {1, 2, 3, 4, 0, 5};
+  for (int i = 0; i < 6; ++i) child.pits[std::size_t(i)] = std::uint8_t(pits[i]);
+  EXPECT_EQ(MoveSorter::material(child, true, 15), 6 - 9);   // the node's mover moves again
+  EXPECT_EQ(MoveSorter::material(child, false, 15), 9 - 6);  // the opponent is the child's mover
+}
+
+TEST(MoveSorter, OtherwiseThePitNearestTheStoreComesFirst) {
+  for (const OrderNode& node : kNodes)
+    for (int pit = 0; pit + 1 < kMaxPitsPerSide; ++pit)
+      EXPECT_GT(MoveSorter::order(node, plain(pit + 1, 3)), MoveSorter::order(node, plain(pit, 3)));
+}
+
+TEST(MoveSorter, CountsMoves) {
+  EXPECT_EQ(MoveSorter::count_moves(0), 0);
+  EXPECT_EQ(MoveSorter::count_moves(0b1011), 3);
+  EXPECT_EQ(MoveSorter::count_moves(0xFFFF), 16);
+  for (mancala::MoveMask m = 0; m < (1u << 16); m += 37) EXPECT_EQ(MoveSorter::count_moves(m), std::popcount(m));
+}
+
+}  // namespace
