@@ -85,24 +85,18 @@ struct SolveOptions {
   // With several threads, nodes with more than this many seeds above the
   // endgame tables (or above 0 seeds without tables) carry ABDADA's busy
   // mark.  Putting off a busy child breaks the move order, which costs more
-  // than it spreads the threads in small subtrees.  Measured on 2 threads
-  // (Kalah(6,4) empty capture with 16-seed tables; BrainKing(5,4) and
-  // Kalah(5,4) without): marks from 3 seeds above the tables searched 37-44 M
-  // nodes on Kalah(6,4), against 31.2 M on one thread; from 20 above, 31-34 M;
-  // from 30 above, the threads meet below the marked region and search the
-  // same subtree (up to 56 M).  Tests lower it to put off children everywhere.
+  // than it spreads the threads in small subtrees; marked too high, the
+  // threads meet below the marked region and search the same subtree
+  // (results/README.md, "Move-ordering and search-parameter measurements").
+  // Tests lower it to put off children everywhere.
   int parallel_marks_above_tables = 19;
   // Iterative deepening before the exact search: null-window searches cut
   // off at depths 3, 6, ..., up to this (0: none), whose leaves score 0.
   // Their value is the exact search's first guess, and their best moves in
-  // the transposition table order its moves.  Measured on one thread (nodes
-  // of the whole solve, against no deepening): Kalah(5,6) empty capture with
-  // 25-seed tables, 4 GiB table: 309 M -> 59 M at 21 (at 12 the guess was 6,
-  // not 2, and it took 265 M; at 30, 64 M; these two before cut-off entries
-  // were evicted first); Kalah(6,4) empty capture with
-  // 16-seed tables: 24.7 M -> 26.2 M; Kalah(5,4) 5.24 M -> 4.26 M;
-  // Kalah(4,6) empty capture 3.89 M -> 2.57 M; Kalah(6,3) 2.80 M -> 3.25 M.
-  // Oware never deepens (see Solver::Impl::deepening_guess).
+  // the transposition table order its moves; it pays most on boards whose
+  // value is far from 0 (results/README.md, "Move-ordering and
+  // search-parameter measurements").  Oware never deepens (see
+  // Solver::Impl::deepening_guess).
   int deepening_depth = 21;
   // Oware: allow level_table_seeds below what the automatic choice builds
   // (refused otherwise: the search above missing levels is exponential in
