@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "temp_dir.hpp"
 #include "cli_harness.hpp"
 #include "mancala/notation.hpp"
 #include "mancala/solver/directory_tables.hpp"
@@ -75,19 +76,6 @@ std::vector<std::string> random_positions(int count, unsigned seed) {
   return out;
 }
 
-class TempDir {
- public:
-  TempDir() : path_(fs::temp_directory_path() / ("mancala_burnt_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++))) {
-    fs::remove_all(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-  static inline int counter_ = 0;
-};
-
 void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
 
 class BurntHoles : public testing::TestWithParam<Variant> {};
@@ -138,7 +126,7 @@ TEST_P(BurntHoles, EveryReachablePositionOfBurntStartsHasTheOracleValue) {
 TEST_P(BurntHoles, TableFilesAreNotReadForBurntHoles) {
   const Variant& v = GetParam();
   for (int m : {2, 3}) {
-    TempDir dir;
+    TempDir dir{"mancala_burnt_test"};
     tables::build_tables(dir.path(), v.rules, m, 12);
     const solver::DirectoryTables files(dir.path(), v.rules, m);
     solver::Solver with_files(v.rules, {.threads = 1, .tt_megabytes = 4, .tables = &files});

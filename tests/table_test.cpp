@@ -9,6 +9,7 @@
 #include <iterator>
 #include <random>
 
+#include "temp_dir.hpp"
 #include "mancala/error.hpp"
 #include "mancala/notation.hpp"
 #include "mancala/solver/directory_tables.hpp"
@@ -20,20 +21,6 @@ namespace {
 
 using namespace mancala;
 namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir() {
-    path_ = fs::temp_directory_path() / ("mancala_table_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++));
-    fs::remove_all(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-  static inline int counter_ = 0;
-};
 
 std::string bytes_of(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -65,7 +52,7 @@ const Ruleset kOware{.game = Game::Oware};
 const Ruleset kKalah{.game = Game::Kalah};
 
 TEST(TableFile, RoundTrip) {
-  TempDir dir;
+  TempDir dir{"mancala_table_test"};
   fs::create_directories(dir.path());
   const tables::BoardIndex index(6, 4);
   std::vector<std::int8_t> values(index.level_size(4));
@@ -117,7 +104,7 @@ TEST(TableFile, StreamingWriterWritesTheSameBytes) {
 }
 
 TEST(TableFile, BadFilesAreRefusedWithTheirName) {
-  TempDir dir;
+  TempDir dir{"mancala_table_test"};
   tables::build_tables(dir.path(), kOware, 3, 6);
   const fs::path file = tables::level_path(dir.path(), 6);
   const std::string good = bytes_of(file);
@@ -178,13 +165,13 @@ TEST(TableBuild, ResumesFromTheLastCompleteLevelWithIdenticalFiles) {
 }
 
 TEST(TableBuild, RefusesWhatCannotFit) {
-  TempDir dir;
+  TempDir dir{"mancala_table_test"};
   expect_refused([&] { tables::build_tables(dir.path(), kOware, 6, 127); }, "memory");
   expect_refused([&] { tables::build_tables(dir.path(), kOware, 6, 200); }, "--max-seeds");
 }
 
 TEST(TableVerify, AcceptsABuildAndFindsAWrongValueWithAValidChecksum) {
-  TempDir dir;
+  TempDir dir{"mancala_table_test"};
   tables::build_tables(dir.path(), kKalah, 3, 8);
   EXPECT_NO_THROW(tables::verify_tables(dir.path()));
   // Rewrite level 5 with one value changed: the file itself is well formed.
@@ -196,7 +183,7 @@ TEST(TableVerify, AcceptsABuildAndFindsAWrongValueWithAValidChecksum) {
 }
 
 TEST(TableSummary, CountsEveryPositionOnce) {
-  TempDir dir;
+  TempDir dir{"mancala_table_test"};
   tables::build_tables(dir.path(), kOware, 2, 6);
   const tables::BoardIndex index(4, 6);
   for (const auto& s : tables::summarize_tables(dir.path())) {
@@ -225,7 +212,7 @@ class ProbeOnlyTables final : public solver::EndgameTables {
 // probing them search the same tree.
 TEST(TableProbe, SolverWithTablesAgreesAndSearchesLess) {
   for (const Ruleset& rules : {kKalah, Ruleset{.game = Game::BrainKing}, Ruleset{.game = Game::Congkak}}) {
-    TempDir dir;
+    TempDir dir{"mancala_table_test"};
     tables::build_tables(dir.path(), rules, 4, 10);
     const solver::DirectoryTables tables(dir.path(), rules, 4);
     solver::Solver plain(rules, {.threads = 1, .tt_megabytes = 16, .level_table_seeds = 0});
