@@ -7,7 +7,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
-  libtbb-dev libboost-program-options-dev nlohmann-json3-dev libzstd-dev
+  libtbb-dev libboost-program-options-dev nlohmann-json3-dev libzstd-dev libglpk-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-matplotlib
   libopenmpi-dev openmpi-bin

@@ -27,35 +27,47 @@ MoveResult CongkakMatch::play(int pit) {
 void CongkakMatch::next_round() {
   const int south = position_.store_of(Side::South);
   const int north = position_.store_of(Side::North);
-  const int m = position_.m();
-  const int n = seeds_per_hole_;
-  if (south < n || north < n) {  // someone cannot fill a single hole
+  if (congkak_match_over(south, north, seeds_per_hole_)) {
     over_ = true;
     return;
   }
-  Side next = south < north ? Side::South : north < south ? Side::North : other(starter_);
-  // Refill in absolute terms, then store mover-relative for `next`.
+  starter_ = next_round_starter(south, north, starter_);
+  position_ = congkak_round_start(position_.m(), seeds_per_hole_, south, north, starter_);
+  ++round_;
+}
+
+bool congkak_match_over(int south_stones, int north_stones, int seeds_per_hole) {
+  return south_stones < seeds_per_hole || north_stones < seeds_per_hole;
+}
+
+Side next_round_starter(int south_stones, int north_stones, Side round_starter) {
+  if (south_stones != north_stones) return south_stones < north_stones ? Side::South : Side::North;
+  return other(round_starter);
+}
+
+Position congkak_round_start(int pits_per_side, int seeds_per_hole, int south_stones, int north_stones, Side starter) {
+  // Fill in absolute terms, then store mover-relative for the starter.
+  const int m = pits_per_side;
+  const int n = seeds_per_hole;
   Position p;
   p.pits_per_side = std::uint8_t(m);
-  p.to_move = next;
-  int stores[2] = {south, north};  // indexed by Side
+  p.to_move = starter;
+  int stones[2] = {south_stones, north_stones};  // indexed by Side
   for (Side s : {Side::South, Side::North}) {
-    const int base = s == next ? 0 : m;
-    int& store = stores[int(s)];
+    const int base = s == starter ? 0 : m;
+    int& held = stones[int(s)];
     for (int i = 0; i < m; ++i) {
-      if (store >= n) {
-        p.pits[base + i] = std::uint8_t(n);
-        store -= n;
+      if (held >= n) {
+        p.pits[std::size_t(base + i)] = std::uint8_t(n);
+        held -= n;
       } else {
         p.burnt |= 1u << (base + i);
       }
     }
   }
-  p.store[0] = std::uint8_t(stores[int(next)]);
-  p.store[1] = std::uint8_t(stores[int(other(next))]);
-  position_ = p;
-  starter_ = next;
-  ++round_;
+  p.store[0] = std::uint8_t(stones[int(starter)]);
+  p.store[1] = std::uint8_t(stones[int(other(starter))]);
+  return p;
 }
 
 }  // namespace mancala

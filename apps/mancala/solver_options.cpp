@@ -1,0 +1,61 @@
+#include "solver_options.hpp"
+
+#include <cstdio>
+
+namespace mancala::cli {
+
+void add_solver_options(po::options_description& desc) {
+  desc.add_options()
+      ("threads", po::value<int>()->default_value(1), "search threads (TBB); the value never depends on it")
+      ("tt-mb", po::value<long long>()->default_value(256), "transposition table size in MiB")
+      ("tables", po::value<std::string>(), "endgame table directory (from mancala build) to probe")
+      ("level-tables", po::value<int>()->default_value(-1),
+       "solve all boards with up to this many seeds by retrograde analysis first (-1: automatic)")
+      ("deepening", po::value<int>()->default_value(solver::SolveOptions{}.deepening_depth),
+       "iterative deepening to this depth before the exact search, for move order and a first guess (0: none)")
+      ("quiet", po::bool_switch(), "no progress line on stderr");
+}
+
+// --tt-mb: signed, so that -1 is refused here instead of wrapping to 2^64-1;
+// the upper bound only keeps the arithmetic sane, the solver then checks the
+// size against the machine's memory.
+constexpr long long kMaxTtMegabytes = 1LL << 30;  // 1 PiB
+std::size_t tt_megabytes(const po::variables_map& vm) { return std::size_t(int_option(vm, "tt-mb", 1, kMaxTtMegabytes)); }
+
+solver::SolveOptions solver_options(const po::variables_map& vm) {
+  solver::SolveOptions o;
+  o.threads = int(int_option(vm, "threads", 1, 1024));
+  o.tt_megabytes = tt_megabytes(vm);
+  o.level_table_seeds = int(int_option(vm, "level-tables", -1, 127));
+  o.deepening_depth = vm["deepening"].as<int>();  // range checked by the Solver
+  return o;
+}
+
+const char* result_name(int value) { return value > 0 ? "win" : value < 0 ? "loss" : "draw"; }
+
+std::string join(const std::vector<int>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(v[i]);
+  }
+  return s;
+}
+
+std::string fixed(double x, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+  return buf;
+}
+
+std::string human(double x) {
+  const char* units[] = {"", "k", "M", "G", "T"};
+  int u = 0;
+  while (x >= 1000 && u < 4) {
+    x /= 1000;
+    ++u;
+  }
+  return fixed(x, u ? 1 : 0) + units[u];
+}
+
+}  // namespace mancala::cli

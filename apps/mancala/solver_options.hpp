@@ -1,0 +1,28 @@
+// The options and output helpers shared by the subcommands that run the
+// exact solver (solve, analyze, bench, opening, match).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli_common.hpp"
+#include "mancala/solver/solver.hpp"
+
+namespace mancala::cli {
+
+// --threads, --tt-mb, --tables, --level-tables, --deepening, --quiet.
+void add_solver_options(po::options_description& desc);
+// --tt-mb, range-checked.
+std::size_t tt_megabytes(const po::variables_map& vm);
+// The SolveOptions of those options (--tables is the caller's).
+solver::SolveOptions solver_options(const po::variables_map& vm);
+
+// "win", "loss" or "draw" for the player a value belongs to.
+const char* result_name(int value);
+std::string join(const std::vector<int>& v);
+// x with `digits` decimals.
+std::string fixed(double x, int digits);
+// 3.4M, 12.0k: counts for progress lines.
+std::string human(double x);
+
+}  // namespace mancala::cli

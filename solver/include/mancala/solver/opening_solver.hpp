@@ -1,0 +1,105 @@
+// The value of Congkak's simultaneous opening (engine: congkak_opening.hpp)
+// under optimal mixed strategies.
+//
+// The opening is a finite game tree of states between ticks.  At a state
+// where one player chooses, the value is the plain max (South) or min
+// (North) over its holes; where both choose at once it is the value of the
+// matrix game of what follows each pair of choices (matrix_game.hpp, exact
+// rationals); where the opening is over it is the value of the position
+// handed to alternating play, given by a HandoverValue (the exact solver's
+// final store difference for `mancala opening`, the match outcome for
+// `mancala match`).  Values are South's: expected final store difference
+// (South minus North), or expected match outcome.  States are memoised by
+// their whole content, so transpositions within the opening are solved once.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "mancala/congkak_opening.hpp"
+#include "mancala/position.hpp"
+#include "mancala/ruleset.hpp"
+#include "mancala/solver/matrix_game.hpp"
+#include "mancala/solver/solver.hpp"
+
+namespace mancala::solver {
+
+// South's value of a position handed to alternating play after the opening
+// (its to_move is the player who moves first; a row may be empty, in which
+// case the round is over at once).
+class HandoverValue {
+ public:
+  virtual ~HandoverValue() = default;
+  virtual Rational south_value(const Position& handover) = 0;
+};
+
+// Final store difference under perfect play, from the exact Solver; each
+// position is solved once.
+class StoreDifferenceValue : public HandoverValue {
+ public:
+  StoreDifferenceValue(const Ruleset& rules, const SolveOptions& options);
+  Rational south_value(const Position& handover) override;
+  int solve_mover(const Position& p);  // final store difference for the player to move
+  std::uint64_t positions_solved() const { return solved_; }
+  std::uint64_t nodes() const { return nodes_; }
+  const Solver& solver() const { return solver_; }
+
+ private:
+  Solver solver_;
+  struct Hash {
+    std::size_t operator()(const Position& p) const;
+  };
+  std::unordered_map<Position, int, Hash> cache_;
+  std::uint64_t solved_ = 0, nodes_ = 0;
+};
+
+struct OpeningCounts {
+  std::uint64_t states = 0;        // distinct opening states valued
+  std::uint64_t simultaneous = 0;  // simultaneous decisions (matrix games) solved
+  std::uint64_t exact_simplex = 0;  // of which GLPK's floating-point basis needed the exact simplex
+  std::uint64_t handovers = 0;     // distinct positions handed to alternating play
+};
+
+struct OpeningSolution {
+  Rational value;  // South's equilibrium value
+  // The root decision: South's first hole (row) against North's (column),
+  // 1..m each; nullopt for a hole that cannot be chosen (empty or burnt).
+  std::vector<std::vector<std::optional<Rational>>> matrix;
+  std::vector<Rational> south_strategy, north_strategy;  // probability of hole 1..m
+  std::optional<std::pair<int, int>> saddle_point;       // 1-based holes of a pure equilibrium
+  OpeningCounts counts;
+};
+
+class OpeningSolver {
+ public:
+  OpeningSolver(const Ruleset& rules, HandoverValue& handover, OpeningTiming timing = OpeningTiming::LockStep);
+
+  // The opening from `board` with both players about to choose.
+  // `progress(done, total)` is called after each root entry.
+  OpeningSolution solve(const Position& board, const std::function<void(int, int)>& progress = {});
+
+  // South's value of one state (memoised across calls).
+  Rational value(const OpeningState& s);
+
+  // Plays optimal choices from s until the opening is over: a lone chooser's
+  // best hole, and at a simultaneous choice each side's likeliest hole of an
+  // optimal mixed strategy.
+  OpeningState follow(OpeningState s);
+
+  const CongkakOpening& opening() const { return opening_; }
+  const OpeningCounts& counts() const { return counts_; }
+
+ private:
+  CongkakOpening opening_;
+  HandoverValue& handover_;
+  std::unordered_map<std::string, Rational> memo_;
+  OpeningCounts counts_;
+};
+
+}  // namespace mancala::solver
