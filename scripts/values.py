@@ -43,7 +43,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--tt-mb", type=int, default=2048)
     ap.add_argument("--only", help="one ruleset digest of the grid")
-    ap.add_argument("--binary", default=os.path.join(ROOT, "build", "solver", "mancala"))
+    ap.add_argument("--binary", default=os.path.join(ROOT, "build", "bin", "mancala"))
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "values.csv"))
     args = ap.parse_args()
     sha = commit()

@@ -105,6 +105,12 @@ const std::vector<CommandSpec>& commands() {
        {"position", "value", "best_move", "moves"}, false, "position", {}, kBuildCliTables},
       {"verify", {cli_tables(), "--quiet"}, {"ok", "ruleset", "max_seeds"}, false, "position", {}, kBuildCliTables},
       {"info", {cli_tables()}, {"ruleset", "levels"}, false, "position", {}, kBuildCliTables},
+      {"opening", {"--tt-mb", "16"},
+       {"board", "ruleset", "value", "value_exact", "matrix", "south_strategy", "north_strategy", "saddle_point",
+        "sequential_value", "opening_states", "simultaneous_decisions", "positions_solved", "nodes", "seconds"},
+       true, "board", {"--pits", "3", "--seeds", "2"}},
+      {"match", {"--pits", "2", "--seeds", "2"},
+       {"ruleset", "value", "value_exact", "states", "line", "line_end", "passes", "nodes", "seconds"}, false},
       // --all: the manifest's one command even when the tests run in a Slurm array task.
       {"batch", {"--manifest", cli_manifest(), "--all"},
        {"command", "line", "index", "exit_status", "commit", "host", "threads", "seconds", "peak_rss_mib", "started",

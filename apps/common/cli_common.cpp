@@ -11,9 +11,9 @@
 namespace mancala::cli {
 
 
-void add_game_options(po::options_description& desc) {
+void add_game_options(po::options_description& desc, const std::string& default_game) {
   desc.add_options()
-      ("game", po::value<std::string>()->default_value("kalah"), "ruleset: kalah, brainking, oware, congkak")
+      ("game", po::value<std::string>()->default_value(default_game), "ruleset: kalah, brainking, oware, congkak")
       ("empty-capture", po::bool_switch(), "kalah: a last seed in an own empty house captures even when the opposite house is empty")
       ("grand-slam", po::value<std::string>(), "oware: no-capture (default), forbidden or capture-all")
       ("capture", po::value<std::string>(), "congkak: always (default) or needs-opposite")

@@ -23,8 +23,9 @@ struct GameSetup {
   Position position;
 };
 
-// Adds --game, the ruleset options, --position, --pits, --seeds.
-void add_game_options(po::options_description& desc);
+// Adds --game (default `default_game`), the ruleset options, --position,
+// --pits, --seeds.
+void add_game_options(po::options_description& desc, const std::string& default_game = "kalah");
 // Reads them back; throws InputError on a bad combination.
 GameSetup game_setup(const po::variables_map& vm);
 

@@ -42,7 +42,7 @@ std::pair<int, int> parse_pair(const std::string& text, int m) {
 const char* side_name(Side s) { return s == Side::South ? "south" : "north"; }
 
 const char* kOpeningSynopsis =
-    "--game congkak [--capture always|needs-opposite] [--pits m --seeds n | --position P] [--timing lock-step] "
+    "[--game congkak] [--capture always|needs-opposite] [--pits m --seeds n | --position P] [--timing lock-step] "
     "[--play i,j] [--threads T] [--tt-mb MB] [--quiet] [--json]";
 
 // --play: the opening after the first holes i and j, as far as it is forced.
@@ -97,7 +97,7 @@ int play_opening(const po::variables_map& vm, const GameSetup& g, const CongkakO
 
 int cmd_opening(const Args& args) {
   po::options_description desc("opening: Congkak's simultaneous opening solved as a game (expected final store difference)");
-  add_game_options(desc);
+  add_game_options(desc, "congkak");
   add_solver_options(desc);
   desc.add_options()
       ("timing", po::value<std::string>()->default_value("lock-step"), "timing model of the two hands (lock-step)")
@@ -111,29 +111,35 @@ int cmd_opening(const Args& args) {
   if (vm.count("play")) return play_opening(vm, g, opening);
 
   const auto t0 = std::chrono::steady_clock::now();
-  solver::StoreDifferenceValue leaves(g.rules, solver_options(vm));
-  solver::OpeningSolver solver(g.rules, leaves, timing);
+  // The root entries are shared out among the threads; the positions after
+  // the opening are many and small, so each worker solves them on one thread
+  // (a solver's threads would cost more in starting than they save).
+  const solver::SolveOptions options = solver_options(vm);
+  solver::SolveOptions leaf_options = options;
+  leaf_options.threads = 1;
   std::atomic<int> done{0}, total{0};
-  std::atomic<std::uint64_t> solved{0};
   solver::OpeningSolution sol;
   {
     ProgressLine progress(ProgressLine::wanted(vm["quiet"].as<bool>()), [&](double t) {
       const int d = done.load(), n = total.load();
-      std::string line = "opening: root pair " + std::to_string(d) + " of " + std::to_string(n) + ", " +
-                         human(double(solved.load())) + " positions solved, " + fixed(t, 0) + " s";
+      std::string line = "opening: root pair " + std::to_string(d) + " of " + std::to_string(n) + ", " + fixed(t, 0) + " s";
       if (d > 0 && n > d) line += ", ~" + fixed(t / d * (n - d), 0) + " s left";
       return line;
     });
-    sol = solver.solve(g.position, [&](int d, int n) {
-      done = d;
-      total = n;
-      solved = leaves.positions_solved();
-    });
+    sol = solver::solve_opening(
+        g.rules, g.position, options.threads,
+        [&] { return std::make_unique<solver::StoreDifferenceValue>(g.rules, leaf_options); }, timing,
+        [&](int d, int n) {
+          done = d;
+          total = n;
+        });
   }
-  // The same board with South simply moving first.
+  // The same board with South simply moving first, one solve on every thread.
   Position sequential = g.position;
   if (sequential.to_move == Side::North) sequential.flip();
-  const int sequential_value = leaves.solve_mover(sequential);
+  solver::Solver sequential_solver(g.rules, options);
+  const solver::SolveResult seq = sequential_solver.solve(sequential);
+  const int sequential_value = seq.value;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const int m = g.position.m();
 
@@ -171,8 +177,10 @@ int cmd_opening(const Args& args) {
                 {"opening_states", sol.counts.states},
                 {"simultaneous_decisions", sol.counts.simultaneous},
                 {"exact_simplex", sol.counts.exact_simplex},
-                {"positions_solved", leaves.positions_solved()},
-                {"nodes", leaves.nodes()},
+                {"positions_solved", sol.counts.positions_solved},
+                {"nodes", sol.counts.nodes},
+                {"sequential_nodes", seq.nodes},
+                {"threads", options.threads},
                 {"seconds", seconds}});
     return 0;
   }
@@ -205,15 +213,15 @@ int cmd_opening(const Args& args) {
   }
   std::cout << "sequential " << sequential_value << "  (South simply moving first)\n"
             << "states     " << sol.counts.states << " opening states, " << sol.counts.simultaneous
-            << " simultaneous decisions, " << leaves.positions_solved() << " positions solved after the opening\n"
-            << "nodes      " << leaves.nodes() << "\n"
+            << " simultaneous decisions, " << sol.counts.positions_solved << " positions solved after the opening\n"
+            << "nodes      " << sol.counts.nodes << "  (and " << seq.nodes << " for the sequential value)\n"
             << "seconds    " << fixed(seconds, 3) << "\n";
   return 0;
 }
 
 int cmd_match(const Args& args) {
   po::options_description desc("match: multi-round Congkak solved for the match outcome (+1 South wins, 0 draw, -1 North wins)");
-  add_game_options(desc);
+  add_game_options(desc, "congkak");
   desc.add_options()
       ("opening", po::value<std::string>()->default_value("simultaneous"),
        "first round: simultaneous (both hands at once) or sequential (South moves first)")
@@ -221,7 +229,7 @@ int cmd_match(const Args& args) {
       ("quiet", po::bool_switch(), "no progress line on stderr");
   po::variables_map vm;
   if (!parse_args("mancala match",
-                  "--game congkak [--capture always|needs-opposite] [--pits m --seeds n] [--opening simultaneous|sequential] "
+                  "[--game congkak] [--capture always|needs-opposite] [--pits m --seeds n] [--opening simultaneous|sequential] "
                   "[--memo-mb MB] [--quiet] [--json]",
                   desc, args, vm))
     return 0;

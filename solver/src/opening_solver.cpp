@@ -1,6 +1,10 @@
 #include "mancala/solver/opening_solver.hpp"
 
+#include <atomic>
 #include <bit>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "mancala/rules.hpp"
 
@@ -138,39 +142,114 @@ OpeningState OpeningSolver::follow(OpeningState s) {
   return s;
 }
 
-OpeningSolution OpeningSolver::solve(const Position& board, const std::function<void(int, int)>& progress) {
+OpeningCounts& OpeningCounts::operator+=(const OpeningCounts& o) {
+  states += o.states;
+  simultaneous += o.simultaneous;
+  exact_simplex += o.exact_simplex;
+  handovers += o.handovers;
+  positions_solved += o.positions_solved;
+  nodes += o.nodes;
+  return *this;
+}
+
+OpeningCounts OpeningSolver::counts() const {
+  OpeningCounts c = counts_;
+  c.positions_solved = handover_.positions_solved();
+  c.nodes = handover_.nodes();
+  return c;
+}
+
+OpeningSolution OpeningSolver::root_solution(int pits, const std::vector<int>& south, const std::vector<int>& north,
+                                             const std::vector<std::vector<Rational>>& entries) {
   OpeningSolution out;
+  out.matrix.assign(std::size_t(pits), std::vector<std::optional<Rational>>(std::size_t(pits)));
+  for (std::size_t r = 0; r < south.size(); ++r)
+    for (std::size_t c = 0; c < north.size(); ++c)
+      out.matrix[std::size_t(south[r] - 1)][std::size_t(north[c] - 1)] = entries[r][c];
+  const MatrixGameSolution g = solve_matrix_game(entries);
+  ++out.counts.simultaneous;
+  out.counts.exact_simplex += g.used_exact_simplex;
+  out.value = g.value;
+  out.south_strategy.assign(std::size_t(pits), Rational(0));
+  out.north_strategy.assign(std::size_t(pits), Rational(0));
+  for (std::size_t r = 0; r < south.size(); ++r) out.south_strategy[std::size_t(south[r] - 1)] = g.row_strategy[r];
+  for (std::size_t c = 0; c < north.size(); ++c) out.north_strategy[std::size_t(north[c] - 1)] = g.column_strategy[c];
+  if (g.saddle_point)
+    out.saddle_point = std::make_pair(south[std::size_t(g.saddle_point->first)], north[std::size_t(g.saddle_point->second)]);
+  return out;
+}
+
+OpeningSolution OpeningSolver::solve(const Position& board, const std::function<void(int, int)>& progress) {
   const OpeningState root = opening_.start(board);
-  const int m = board.m();
   const std::vector<int> south = holes_of(opening_.choices(root, Side::South));
   const std::vector<int> north = holes_of(opening_.choices(root, Side::North));
   if (south.empty() || north.empty()) {  // a row is empty: no simultaneous choice at the root
+    OpeningSolution out;
     out.value = value(root);
-    out.counts = counts_;
+    out.counts = counts();
     return out;
   }
-  out.matrix.assign(std::size_t(m), std::vector<std::optional<Rational>>(std::size_t(m)));
-  std::vector<std::vector<Rational>> a(south.size(), std::vector<Rational>(north.size()));
+  std::vector<std::vector<Rational>> entries(south.size(), std::vector<Rational>(north.size()));
   const int total = int(south.size() * north.size());
   int done = 0;
   for (std::size_t r = 0; r < south.size(); ++r)
     for (std::size_t c = 0; c < north.size(); ++c) {
       OpeningState child = root;
       opening_.advance(child, south[r], north[c]);
-      a[r][c] = value(child);
-      out.matrix[std::size_t(south[r] - 1)][std::size_t(north[c] - 1)] = a[r][c];
+      entries[r][c] = value(child);
       if (progress) progress(++done, total);
     }
-  const MatrixGameSolution g = solve_matrix_game(a);
-  ++counts_.simultaneous;
-  counts_.exact_simplex += g.used_exact_simplex;
-  out.value = g.value;
-  out.south_strategy.assign(std::size_t(m), Rational(0));
-  out.north_strategy.assign(std::size_t(m), Rational(0));
-  for (std::size_t r = 0; r < south.size(); ++r) out.south_strategy[std::size_t(south[r] - 1)] = g.row_strategy[r];
-  for (std::size_t c = 0; c < north.size(); ++c) out.north_strategy[std::size_t(north[c] - 1)] = g.column_strategy[c];
-  if (g.saddle_point) out.saddle_point = std::make_pair(south[std::size_t(g.saddle_point->first)], north[std::size_t(g.saddle_point->second)]);
-  out.counts = counts_;
+  OpeningSolution out = root_solution(board.m(), south, north, entries);
+  out.counts += counts();
+  return out;
+}
+
+OpeningSolution solve_opening(const Ruleset& rules, const Position& board, int threads,
+                              const std::function<std::unique_ptr<HandoverValue>()>& make_leaves, OpeningTiming timing,
+                              const std::function<void(int, int)>& progress) {
+  const CongkakOpening opening(rules, timing);
+  const OpeningState root = opening.start(board);
+  const std::vector<int> south = holes_of(opening.choices(root, Side::South));
+  const std::vector<int> north = holes_of(opening.choices(root, Side::North));
+  if (south.empty() || north.empty() || threads <= 1) {
+    const std::unique_ptr<HandoverValue> leaves = make_leaves();
+    OpeningSolver solver(rules, *leaves, timing);
+    return solver.solve(board, progress);
+  }
+  const int total = int(south.size() * north.size());
+  std::vector<std::vector<Rational>> entries(south.size(), std::vector<Rational>(north.size()));
+  std::atomic<int> next{0};
+  std::mutex mutex;  // guards done, counts, failure and the progress calls
+  int done = 0;
+  OpeningCounts counts;
+  std::exception_ptr failure;
+  auto work = [&] {
+    try {
+      const std::unique_ptr<HandoverValue> leaves = make_leaves();
+      OpeningSolver solver(rules, *leaves, timing);
+      for (int k; (k = next++) < total;) {
+        const std::size_t r = std::size_t(k) / north.size(), c = std::size_t(k) % north.size();
+        OpeningState child = root;
+        opening.advance(child, south[r], north[c]);
+        const Rational v = solver.value(child);
+        const std::lock_guard<std::mutex> lock(mutex);
+        entries[r][c] = v;
+        if (progress) progress(++done, total);
+      }
+      const std::lock_guard<std::mutex> lock(mutex);
+      counts += solver.counts();
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(mutex);
+      if (!failure) failure = std::current_exception();
+      next = total;  // the others stop after their entry
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int t = 0; t < std::min(threads, total); ++t) workers.emplace_back(work);
+  for (std::thread& t : workers) t.join();
+  if (failure) std::rethrow_exception(failure);
+  OpeningSolution out = OpeningSolver::root_solution(board.m(), south, north, entries);
+  out.counts += counts;
   return out;
 }
 

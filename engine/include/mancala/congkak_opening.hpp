@@ -2,7 +2,7 @@
 // both players choose a hole at the same time and their two hands sow at once.
 //
 // The texts leave the timing open; this is the lock-step model
-// (OpeningTiming::LockStep, the only one so far; docs/DESIGN.md, section 7):
+// (OpeningTiming::LockStep, the only one so far; docs/DESIGN.md, section 10):
 //  * Both hands drop one stone per tick.  Within a tick South's drop is
 //    placed and resolved first, then North's, so a hole both reach in one
 //    tick sees South's stone first.

@@ -37,6 +37,9 @@ class HandoverValue {
  public:
   virtual ~HandoverValue() = default;
   virtual Rational south_value(const Position& handover) = 0;
+  // For the counts of a solution: distinct positions valued, search nodes.
+  virtual std::uint64_t positions_solved() const { return 0; }
+  virtual std::uint64_t nodes() const { return 0; }
 };
 
 // Final store difference under perfect play, from the exact Solver; each
@@ -46,8 +49,8 @@ class StoreDifferenceValue : public HandoverValue {
   StoreDifferenceValue(const Ruleset& rules, const SolveOptions& options);
   Rational south_value(const Position& handover) override;
   int solve_mover(const Position& p);  // final store difference for the player to move
-  std::uint64_t positions_solved() const { return solved_; }
-  std::uint64_t nodes() const { return nodes_; }
+  std::uint64_t positions_solved() const override { return solved_; }
+  std::uint64_t nodes() const override { return nodes_; }
   const Solver& solver() const { return solver_; }
 
  private:
@@ -63,7 +66,10 @@ struct OpeningCounts {
   std::uint64_t states = 0;        // distinct opening states valued
   std::uint64_t simultaneous = 0;  // simultaneous decisions (matrix games) solved
   std::uint64_t exact_simplex = 0;  // of which GLPK's floating-point basis needed the exact simplex
-  std::uint64_t handovers = 0;     // distinct positions handed to alternating play
+  std::uint64_t handovers = 0;     // distinct finished openings valued
+  std::uint64_t positions_solved = 0;  // positions after the opening valued (HandoverValue's count)
+  std::uint64_t nodes = 0;             // their search nodes
+  OpeningCounts& operator+=(const OpeningCounts& o);
 };
 
 struct OpeningSolution {
@@ -93,7 +99,13 @@ class OpeningSolver {
   OpeningState follow(OpeningState s);
 
   const CongkakOpening& opening() const { return opening_; }
-  const OpeningCounts& counts() const { return counts_; }
+  // The counts so far, the HandoverValue's included.
+  OpeningCounts counts() const;
+
+  // The solution from the root matrix's entries (rows South's choosable
+  // holes, columns North's, both 1-based and ascending).
+  static OpeningSolution root_solution(int pits, const std::vector<int>& south, const std::vector<int>& north,
+                                       const std::vector<std::vector<Rational>>& entries);
 
  private:
   CongkakOpening opening_;
@@ -101,5 +113,16 @@ class OpeningSolver {
   std::unordered_map<std::string, Rational> memo_;
   OpeningCounts counts_;
 };
+
+// The opening with its root entries shared out among `threads` workers, each
+// with its own memo and its own HandoverValue from `make_leaves`.  States
+// below different root entries are then valued apart (a transposition across
+// two entries is solved twice), so the counts are sums over the workers; the
+// values never depend on the thread count.  `progress(done, total)` may be
+// called from any worker, never from two at once.
+OpeningSolution solve_opening(const Ruleset& rules, const Position& board, int threads,
+                              const std::function<std::unique_ptr<HandoverValue>()>& make_leaves,
+                              OpeningTiming timing = OpeningTiming::LockStep,
+                              const std::function<void(int, int)>& progress = {});
 
 }  // namespace mancala::solver
