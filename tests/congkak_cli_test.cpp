@@ -2,7 +2,11 @@
 // binary, tests/cli_harness.hpp): the JSON they promise, the third check of
 // the opening (every root entry equals `mancala solve` of the position that
 // `--play` hands over), and bad input refused with one line and exit 2.
+#include <filesystem>
+#include <fstream>
 #include <string>
+
+#include <unistd.h>
 
 #include "cli_harness.hpp"
 
@@ -81,6 +85,70 @@ TEST(CliOpening, RootEntriesEqualSolveOfTheHandedOverPositions) {
       }
   }
   EXPECT_GT(forced, 5);
+}
+
+// A cluster run: every root entry a separate `--entry i,j` job, the root then
+// solved from their JSON lines with --entries, gives the solution of one run.
+TEST(CliOpening, EntriesSolvedApartGiveTheSameSolution) {
+  const Args board = {"--pits", "4", "--seeds", "3", "--capture", "needs-opposite"};
+  const json whole = run_json(cat({"opening"}, board));
+  const std::string path = (std::filesystem::temp_directory_path() / ("mancala_entries_" + std::to_string(::getpid()))).string();
+  {
+    std::ofstream out(path);
+    for (int i = 4; i >= 1; --i)  // any order, a duplicate line too
+      for (int k = 1; k <= 4; ++k) out << run_json(cat({"opening", "--entry", std::to_string(i) + "," + std::to_string(k)}, board)).dump() << "\n";
+    out << run_json(cat({"opening", "--entry", "1,1"}, board)).dump() << "\n\n";
+  }
+  const json joined = run_json(cat({"opening", "--entries", path}, board));
+  for (const char* key : {"value_exact", "matrix_exact", "south_strategy_exact", "north_strategy_exact", "saddle_point", "sequential_value"})
+    EXPECT_EQ(joined[key], whole[key]) << key;
+  std::filesystem::remove(path);
+}
+
+TEST(CliOpening, BadEntriesFilesAreRefused) {
+  const Args board = {"opening", "--pits", "2", "--seeds", "2"};
+  const std::string dir = (std::filesystem::temp_directory_path() / ("mancala_bad_entries_" + std::to_string(::getpid()))).string();
+  std::filesystem::create_directories(dir);
+  std::vector<std::string> good;
+  for (int i = 1; i <= 2; ++i)
+    for (int k = 1; k <= 2; ++k) good.push_back(run_json(cat(board, {"--entry", std::to_string(i) + "," + std::to_string(k)})).dump());
+  auto file = [&](const std::string& name, const std::vector<std::string>& lines) {
+    const std::string path = dir + "/" + name;
+    std::ofstream out(path);
+    for (const auto& l : lines) out << l << "\n";
+    return path;
+  };
+  auto with = [&](std::size_t k, const std::string& key, const json& value) {
+    json j = json::parse(good[k]);
+    j[key] = value;
+    std::vector<std::string> lines = good;
+    lines[k] = j.dump();
+    return lines;
+  };
+  std::vector<std::string> missing(good.begin(), good.end() - 1), conflict = good;
+  json changed = json::parse(good[0]);
+  changed["value_exact"] = "1/3";
+  conflict.push_back(changed.dump());
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {file("missing", missing), {"no entry 2,2"}},
+      {file("conflict", conflict), {"second, different value"}},
+      {file("notjson", {"{", good[1]}), {"line 1", "not a json object"}},
+      {file("noentry", {"{\"value_exact\": \"1\"}"}), {"line 1", "entry"}},
+      {file("zeroden", with(0, "value_exact", "1/0")), {"value_exact"}},
+      {file("text", with(0, "value_exact", "one")), {"value_exact"}},
+      {file("number", with(0, "value_exact", 1)), {"value_exact"}},
+      {file("range", with(0, "entry", json::array({3, 1}))), {"entry"}},
+      {file("board", with(0, "board", "1,1/1,1 0-0 s")), {"another board"}},
+      {file("ruleset", with(0, "ruleset", "congkak+capture=needs-opposite")), {"another board"}},
+      {dir + "/absent", {"cannot read"}},
+  };
+  for (const auto& [path, keywords] : cases) {
+    SCOPED_TRACE(path);
+    expect_user_error(run_mancala(cat(board, {"--entries", path})), keywords);
+  }
+  expect_user_error(run_mancala(cat(board, {"--entry", "1,1", "--play", "1,1"})), {"exclude"});
+  expect_user_error(run_mancala(cat(board, {"--entry", "3,1"})), {"--entry", "hole"});
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CliMatch, JsonHasTheValueStatesAndLine) {

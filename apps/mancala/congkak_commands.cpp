@@ -2,6 +2,7 @@
 // opening solved as a game and multi-round matches solved for the outcome.
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -31,11 +32,11 @@ std::string decimal(const Rational& r) {
 }
 
 // "i,j": the first holes of South and North.
-std::pair<int, int> parse_pair(const std::string& text, int m) {
+std::pair<int, int> parse_pair(const std::string& text, int m, const std::string& option = "--play") {
   const std::vector<int> v = parse_move_list(text);
-  if (v.size() != 2) throw InputError("--play wants two holes 'i,j' (South's, then North's), got '" + text + "'");
+  if (v.size() != 2) throw InputError(option + " wants two holes 'i,j' (South's, then North's), got '" + text + "'");
   for (int h : v)
-    if (h < 1 || h > m) throw InputError("--play: hole " + std::to_string(h) + " is not in 1.." + std::to_string(m));
+    if (h < 1 || h > m) throw InputError(option + ": hole " + std::to_string(h) + " is not in 1.." + std::to_string(m));
   return {v[0], v[1]};
 }
 
@@ -43,7 +44,7 @@ const char* side_name(Side s) { return s == Side::South ? "south" : "north"; }
 
 const char* kOpeningSynopsis =
     "[--game congkak] [--capture always|needs-opposite] [--pits m --seeds n | --position P] [--timing lock-step] "
-    "[--play i,j] [--threads T] [--tt-mb MB] [--quiet] [--json]";
+    "[--play i,j | --entry i,j | --entries FILE] [--threads T] [--tt-mb MB] [--quiet] [--json]";
 
 // --play: the opening after the first holes i and j, as far as it is forced.
 int play_opening(const po::variables_map& vm, const GameSetup& g, const CongkakOpening& opening) {
@@ -93,6 +94,116 @@ int play_opening(const po::variables_map& vm, const GameSetup& g, const CongkakO
   return 0;
 }
 
+
+// --entry i,j: the value of one root entry, the subgame after that pair.
+int solve_entry(const po::variables_map& vm, const GameSetup& g, const CongkakOpening& opening, OpeningTiming timing) {
+  const auto [i, j] = parse_pair(vm["entry"].as<std::string>(), g.position.m(), "--entry");
+  OpeningState s = opening.start(g.position);
+  if (!s.choosing(Side::South) || !s.choosing(Side::North))
+    throw InputError("--entry: a row of this board is empty, so the opening has no simultaneous first choice");
+  opening.advance(s, i, j);
+  const auto t0 = std::chrono::steady_clock::now();
+  solver::SolveOptions leaf_options = solver_options(vm);
+  leaf_options.threads = 1;
+  solver::StoreDifferenceValue leaves(g.rules, leaf_options);
+  solver::OpeningSolver solver(g.rules, leaves, timing);
+  const Rational v = solver.value(s);
+  const solver::OpeningCounts c = solver.counts();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (vm["json"].as<bool>()) {
+    print_json({{"ruleset", g.rules.digest()},
+                {"board", format_position(g.position)},
+                {"timing", opening_timing_name(timing)},
+                {"entry", {i, j}},
+                {"value", rational_json(v)},
+                {"value_exact", rational_text(v)},
+                {"opening_states", c.states},
+                {"simultaneous_decisions", c.simultaneous},
+                {"positions_solved", c.positions_solved},
+                {"nodes", c.nodes},
+                {"seconds", seconds}});
+    return 0;
+  }
+  std::cout << "entry      " << i << "," << j << " of " << format_position(g.position) << "  (" << g.rules.digest() << ")\n"
+            << "value      " << decimal(v) << "  (expected final store difference for South)\n"
+            << "states     " << c.states << " opening states, " << c.positions_solved << " positions solved after the opening\n"
+            << "seconds    " << fixed(seconds, 3) << "\n";
+  return 0;
+}
+
+bool exact_fraction_text(const std::string& t) {
+  std::size_t k = t[0] == '-' ? 1 : 0;
+  const std::size_t slash = t.find('/');
+  auto digits = [&](std::size_t from, std::size_t to) {
+    if (from >= to || to - from > 4000) return false;
+    for (std::size_t x = from; x < to; ++x)
+      if (t[x] < '0' || t[x] > '9') return false;
+    return true;
+  };
+  if (slash == std::string::npos) return digits(k, t.size());
+  return digits(k, slash) && digits(slash + 1, t.size()) && t[slash + 1] != '0';
+}
+
+// --entries FILE: the root matrix from --entry results, each line a JSON
+// object with "entry" and "value_exact" (mancala batch's records carry the
+// command's keys), for this board, ruleset and timing.
+solver::OpeningSolution root_from_entries(const std::string& path, const GameSetup& g, const CongkakOpening& opening,
+                                          OpeningTiming timing) {
+  const OpeningState root = opening.start(g.position);
+  const int m = g.position.m();
+  const std::vector<int> south = pit_numbers(opening.choices(root, Side::South));
+  const std::vector<int> north = pit_numbers(opening.choices(root, Side::North));
+  if (south.empty() || north.empty())
+    throw InputError("--entries: a row of this board is empty, so the opening has no root matrix");
+  std::ifstream in(path);
+  if (!in) throw InputError("--entries: cannot read '" + path + "'");
+  std::vector<std::vector<std::optional<Rational>>> found(static_cast<std::size_t>(m));
+  for (auto& row : found) row.resize(std::size_t(m));
+  solver::OpeningCounts counts;
+  std::string line;
+  const std::string board = format_position(g.position);
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = "--entries: " + path + " line " + std::to_string(number);
+    const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object()) throw InputError(where + " is not a JSON object");
+    if (!j.contains("entry") || !j.contains("value_exact")) throw InputError(where + " has no \"entry\" and \"value_exact\"");
+    if (j.value("board", "") != board || j.value("ruleset", "") != g.rules.digest() ||
+        j.value("timing", "") != opening_timing_name(timing))
+      throw InputError(where + " is for another board, ruleset or timing than " + board + " (" + g.rules.digest() + ", " +
+                       opening_timing_name(timing) + ")");
+    const nlohmann::json& e = j["entry"];
+    if (!e.is_array() || e.size() != 2 || !e[0].is_number_integer() || !e[1].is_number_integer() || e[0] < 1 ||
+        e[0] > m || e[1] < 1 || e[1] > m)
+      throw InputError(where + ": \"entry\" is not a pair of holes 1.." + std::to_string(m));
+    const int i = e[0].get<int>(), k = e[1].get<int>();
+    if (!j["value_exact"].is_string() || !exact_fraction_text(j["value_exact"].get<std::string>()))
+      throw InputError(where + ": \"value_exact\" is not a fraction 'p/q'");
+    const Rational v(j["value_exact"].get<std::string>());
+    auto& slot = found[std::size_t(i - 1)][std::size_t(k - 1)];
+    if (slot && *slot != v)
+      throw InputError(where + " gives entry " + std::to_string(i) + "," + std::to_string(k) + " a second, different value");
+    if (!slot) {
+      slot = v;
+      counts.states += j.value("opening_states", std::uint64_t(0));
+      counts.positions_solved += j.value("positions_solved", std::uint64_t(0));
+      counts.nodes += j.value("nodes", std::uint64_t(0));
+    }
+  }
+  std::vector<std::vector<Rational>> entries(south.size(), std::vector<Rational>(north.size()));
+  for (std::size_t r = 0; r < south.size(); ++r)
+    for (std::size_t c = 0; c < north.size(); ++c) {
+      const auto& v = found[std::size_t(south[r] - 1)][std::size_t(north[c] - 1)];
+      if (!v)
+        throw InputError("--entries: " + path + " has no entry " + std::to_string(south[r]) + "," +
+                         std::to_string(north[c]) + " (every pair of nonempty first holes is needed)");
+      entries[r][c] = *v;
+    }
+  solver::OpeningSolution sol = solver::OpeningSolver::root_solution(m, south, north, entries);
+  sol.counts += counts;
+  return sol;
+}
+
 }  // namespace
 
 int cmd_opening(const Args& args) {
@@ -101,14 +212,20 @@ int cmd_opening(const Args& args) {
   add_solver_options(desc);
   desc.add_options()
       ("timing", po::value<std::string>()->default_value("lock-step"), "timing model of the two hands (lock-step)")
-      ("play", po::value<std::string>(), "show the opening after South's first hole i and North's j: 'i,j'");
+      ("play", po::value<std::string>(), "show the opening after South's first hole i and North's j: 'i,j'")
+      ("entry", po::value<std::string>(), "solve one root entry 'i,j' only (one job of a cluster run; see --entries)")
+      ("entries", po::value<std::string>(),
+       "solve the root from a file of --entry results (JSON lines, e.g. mancala batch's output) instead of solving them");
   po::variables_map vm;
   if (!parse_args("mancala opening", kOpeningSynopsis, desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
   if (vm.count("tables")) throw InputError("opening takes no --tables: its positions are solved with level tables in memory");
   const OpeningTiming timing = parse_opening_timing(vm["timing"].as<std::string>());
   const CongkakOpening opening(g.rules, timing);
+  if (int(vm.count("play")) + int(vm.count("entry")) + int(vm.count("entries")) > 1)
+    throw InputError("--play, --entry and --entries exclude each other");
   if (vm.count("play")) return play_opening(vm, g, opening);
+  if (vm.count("entry")) return solve_entry(vm, g, opening, timing);
 
   const auto t0 = std::chrono::steady_clock::now();
   // The root entries are shared out among the threads; the positions after
@@ -119,7 +236,9 @@ int cmd_opening(const Args& args) {
   leaf_options.threads = 1;
   std::atomic<int> done{0}, total{0};
   solver::OpeningSolution sol;
-  {
+  if (vm.count("entries")) {
+    sol = root_from_entries(vm["entries"].as<std::string>(), g, opening, timing);
+  } else {
     ProgressLine progress(ProgressLine::wanted(vm["quiet"].as<bool>()), [&](double t) {
       const int d = done.load(), n = total.load();
       std::string line = "opening: root pair " + std::to_string(d) + " of " + std::to_string(n) + ", " + fixed(t, 0) + " s";
