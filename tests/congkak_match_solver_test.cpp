@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "congkak_variants.hpp"
 #include "mancala/congkak_match.hpp"
 #include "mancala/engine.hpp"
 #include "mancala/error.hpp"
@@ -22,17 +23,8 @@ using mancala::Game;
 using mancala::Ruleset;
 using mancala::Side;
 
-struct Variant {
-  const char* name;
-  Ruleset rules;
-  oracle::Rules oracle_rules;
-};
-
-const Variant kVariants[] = {
-    {"always", {.game = Game::Congkak}, {"congkak", false, "no-capture", false}},
-    {"needs-opposite", {.game = Game::Congkak, .congkak_capture = CongkakCapture::NeedsOpposite},
-     {"congkak", false, "no-capture", true}},
-};
+using congkak_test::kVariants;
+using congkak_test::Variant;
 
 const std::pair<int, int> kBoards[] = {{1, 1}, {1, 2}, {1, 3}, {2, 1}, {2, 2}, {2, 3}, {3, 1},
                                        {3, 2}, {3, 3}, {4, 1}, {4, 2}, {3, 4}, {3, 5}};

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "congkak_variants.hpp"
 #include "mancala/congkak_opening.hpp"
 #include "mancala/error.hpp"
 #include "mancala/notation.hpp"
@@ -29,17 +30,8 @@ using mancala::Ruleset;
 using mancala::Side;
 using mancala::solver::Rational;
 
-struct Variant {
-  const char* name;
-  Ruleset rules;
-  oracle::Rules oracle_rules;
-};
-
-const Variant kVariants[] = {
-    {"always", {.game = Game::Congkak}, {"congkak", false, "no-capture", false}},
-    {"needs-opposite", {.game = Game::Congkak, .congkak_capture = CongkakCapture::NeedsOpposite},
-     {"congkak", false, "no-capture", true}},
-};
+using congkak_test::kVariants;
+using congkak_test::Variant;
 
 mancala::solver::SolveOptions small_solver() {
   mancala::solver::SolveOptions o;

@@ -54,6 +54,11 @@ mkdir "$work/solver" && cp "$src"/results/solver_scaling.csv "$work/solver/"
 "$py" "$src/scripts/plot_solver.py" --results "$work/solver" 2>"$work/err" || fail "plot_solver.py without the comparison: $(cat "$work/err")"
 [ ! -e "$work/solver/solver_vs_girving.png" ] && is_png "$work/solver/solver_scaling.png" || fail "plot_solver.py without the comparison: $(cat "$work/err")"
 
+# plot_congkak.py on the committed Congkak opening results.
+"$py" "$src/scripts/plot_congkak.py" --results "$src/results" --out "$work/congkak_opening.png" >/dev/null 2>"$work/err" ||
+  fail "plot_congkak.py: $(cat "$work/err")"
+is_png "$work/congkak_opening.png" || fail "congkak_opening.png is not a PNG"
+
 # An MPI CSV without the needed columns is refused, naming them.
 printf 'game,pits,ranks\nkalah,6,2\n' >"$work/bad.csv"
 "$py" "$src/scripts/plot_tables.py" --results "$work/res" --mpi "$work/bad.csv" 2>"$work/err" && fail "bad MPI CSV accepted"

@@ -65,6 +65,41 @@ Rational StoreDifferenceValue::south_value(const Position& handover) {
 OpeningSolver::OpeningSolver(const Ruleset& rules, HandoverValue& handover, OpeningTiming timing)
     : opening_(rules, timing), handover_(handover) {}
 
+OpeningSolver::Decision OpeningSolver::decide(const OpeningState& s) {
+  const std::vector<int> south = holes_of(opening_.choices(s, Side::South));
+  const std::vector<int> north = holes_of(opening_.choices(s, Side::North));
+  auto after = [&](int i, int j) {
+    OpeningState child = s;
+    opening_.advance(child, i, j);
+    return value(child);
+  };
+  Decision d;
+  if (!south.empty() && !north.empty()) {
+    std::vector<std::vector<Rational>> a(south.size(), std::vector<Rational>(north.size()));
+    for (std::size_t r = 0; r < south.size(); ++r)
+      for (std::size_t c = 0; c < north.size(); ++c) a[r][c] = after(south[r], north[c]);
+    const MatrixGameSolution g = solve_matrix_game(a);
+    auto likeliest = [](const std::vector<Rational>& p) {
+      std::size_t best = 0;
+      for (std::size_t k = 1; k < p.size(); ++k)
+        if (p[k] > p[best]) best = k;
+      return best;
+    };
+    d.value = g.value;
+    d.south_hole = south[likeliest(g.row_strategy)];
+    d.north_hole = north[likeliest(g.column_strategy)];
+    d.simultaneous = true;
+    d.exact_simplex = g.used_exact_simplex;
+  } else if (!south.empty()) {
+    for (std::size_t r = 0; r < south.size(); ++r)
+      if (const Rational x = after(south[r], 0); r == 0 || x > d.value) d.value = x, d.south_hole = south[r];
+  } else {
+    for (std::size_t c = 0; c < north.size(); ++c)
+      if (const Rational x = after(0, north[c]); c == 0 || x < d.value) d.value = x, d.north_hole = north[c];
+  }
+  return d;
+}
+
 Rational OpeningSolver::value(const OpeningState& s) {
   const std::string key = state_key(s);
   if (const auto it = memo_.find(key); it != memo_.end()) return it->second;
@@ -73,32 +108,10 @@ Rational OpeningSolver::value(const OpeningState& s) {
     ++counts_.handovers;
     v = handover_.south_value(CongkakOpening::handover(s));
   } else {
-    const std::vector<int> south = holes_of(opening_.choices(s, Side::South));
-    const std::vector<int> north = holes_of(opening_.choices(s, Side::North));
-    auto after = [&](int i, int j) {
-      OpeningState child = s;
-      opening_.advance(child, i, j);
-      return value(child);
-    };
-    if (!south.empty() && !north.empty()) {
-      std::vector<std::vector<Rational>> a(south.size(), std::vector<Rational>(north.size()));
-      for (std::size_t r = 0; r < south.size(); ++r)
-        for (std::size_t c = 0; c < north.size(); ++c) a[r][c] = after(south[r], north[c]);
-      const MatrixGameSolution g = solve_matrix_game(a);
-      ++counts_.simultaneous;
-      counts_.exact_simplex += g.used_exact_simplex;
-      v = g.value;
-    } else if (!south.empty()) {
-      for (std::size_t r = 0; r < south.size(); ++r) {
-        const Rational x = after(south[r], 0);
-        if (r == 0 || x > v) v = x;
-      }
-    } else {
-      for (std::size_t c = 0; c < north.size(); ++c) {
-        const Rational x = after(0, north[c]);
-        if (c == 0 || x < v) v = x;
-      }
-    }
+    const Decision d = decide(s);
+    counts_.simultaneous += d.simultaneous;
+    counts_.exact_simplex += d.exact_simplex;
+    v = d.value;
   }
   ++counts_.states;
   memo_.emplace(key, v);
@@ -107,37 +120,8 @@ Rational OpeningSolver::value(const OpeningState& s) {
 
 OpeningState OpeningSolver::follow(OpeningState s) {
   while (!s.over()) {
-    const std::vector<int> south = holes_of(opening_.choices(s, Side::South));
-    const std::vector<int> north = holes_of(opening_.choices(s, Side::North));
-    auto after = [&](int i, int j) {
-      OpeningState child = s;
-      opening_.advance(child, i, j);
-      return value(child);
-    };
-    int i = 0, j = 0;
-    if (!south.empty() && !north.empty()) {
-      std::vector<std::vector<Rational>> a(south.size(), std::vector<Rational>(north.size()));
-      for (std::size_t r = 0; r < south.size(); ++r)
-        for (std::size_t c = 0; c < north.size(); ++c) a[r][c] = after(south[r], north[c]);
-      const MatrixGameSolution g = solve_matrix_game(a);
-      auto likeliest = [](const std::vector<Rational>& p) {
-        std::size_t best = 0;
-        for (std::size_t k = 1; k < p.size(); ++k)
-          if (p[k] > p[best]) best = k;
-        return best;
-      };
-      i = south[likeliest(g.row_strategy)];
-      j = north[likeliest(g.column_strategy)];
-    } else if (!south.empty()) {
-      Rational best;
-      for (std::size_t r = 0; r < south.size(); ++r)
-        if (const Rational x = after(south[r], 0); r == 0 || x > best) best = x, i = south[r];
-    } else {
-      Rational best;
-      for (std::size_t c = 0; c < north.size(); ++c)
-        if (const Rational x = after(0, north[c]); c == 0 || x < best) best = x, j = north[c];
-    }
-    opening_.advance(s, i, j);
+    const Decision d = decide(s);
+    opening_.advance(s, d.south_hole, d.north_hole);
   }
   return s;
 }

@@ -108,6 +108,15 @@ class OpeningSolver {
                                        const std::vector<std::vector<Rational>>& entries);
 
  private:
+  // The value of a state where someone chooses, and the holes of the line:
+  // a lone chooser's best, or each side's likeliest of an optimal mix.
+  struct Decision {
+    Rational value;
+    int south_hole = 0, north_hole = 0;  // 0 for a side that does not choose
+    bool simultaneous = false, exact_simplex = false;
+  };
+  Decision decide(const OpeningState& s);
+
   CongkakOpening opening_;
   HandoverValue& handover_;
   std::unordered_map<std::string, Rational> memo_;
