@@ -62,8 +62,8 @@ Rational StoreDifferenceValue::south_value(const Position& handover) {
   return Rational(handover.to_move == Side::South ? v : -v);
 }
 
-OpeningSolver::OpeningSolver(const Ruleset& rules, HandoverValue& handover, OpeningTiming timing)
-    : opening_(rules, timing), handover_(handover) {}
+OpeningSolver::OpeningSolver(const Ruleset& rules, HandoverValue& handover, OpeningTiming timing, OpeningTally* tally)
+    : opening_(rules, timing), handover_(handover), tally_(tally) {}
 
 OpeningSolver::Decision OpeningSolver::decide(const OpeningState& s) {
   const std::vector<int> south = holes_of(opening_.choices(s, Side::South));
@@ -107,6 +107,7 @@ Rational OpeningSolver::value(const OpeningState& s) {
   if (s.over()) {
     ++counts_.handovers;
     v = handover_.south_value(CongkakOpening::handover(s));
+    if (tally_) tally_->handovers.fetch_add(1, std::memory_order_relaxed);
   } else {
     const Decision d = decide(s);
     counts_.simultaneous += d.simultaneous;
@@ -114,6 +115,7 @@ Rational OpeningSolver::value(const OpeningState& s) {
     v = d.value;
   }
   ++counts_.states;
+  if (tally_) tally_->states.fetch_add(1, std::memory_order_relaxed);
   memo_.emplace(key, v);
   return v;
 }
@@ -190,14 +192,14 @@ OpeningSolution OpeningSolver::solve(const Position& board, const std::function<
 
 OpeningSolution solve_opening(const Ruleset& rules, const Position& board, int threads,
                               const std::function<std::unique_ptr<HandoverValue>()>& make_leaves, OpeningTiming timing,
-                              const std::function<void(int, int)>& progress) {
+                              const std::function<void(int, int)>& progress, OpeningTally* tally) {
   const CongkakOpening opening(rules, timing);
   const OpeningState root = opening.start(board);
   const std::vector<int> south = holes_of(opening.choices(root, Side::South));
   const std::vector<int> north = holes_of(opening.choices(root, Side::North));
   if (south.empty() || north.empty() || threads <= 1) {
     const std::unique_ptr<HandoverValue> leaves = make_leaves();
-    OpeningSolver solver(rules, *leaves, timing);
+    OpeningSolver solver(rules, *leaves, timing, tally);
     return solver.solve(board, progress);
   }
   const int total = int(south.size() * north.size());
@@ -210,7 +212,7 @@ OpeningSolution solve_opening(const Ruleset& rules, const Position& board, int t
   auto work = [&] {
     try {
       const std::unique_ptr<HandoverValue> leaves = make_leaves();
-      OpeningSolver solver(rules, *leaves, timing);
+      OpeningSolver solver(rules, *leaves, timing, tally);
       for (int k; (k = next++) < total;) {
         const std::size_t r = std::size_t(k) / north.size(), c = std::size_t(k) % north.size();
         OpeningState child = root;

@@ -13,6 +13,7 @@
 // their whole content, so transpositions within the opening are solved once.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -82,9 +83,18 @@ struct OpeningSolution {
   OpeningCounts counts;
 };
 
+// Running totals for a progress line, shared by the workers of one solve and
+// read from another thread.
+struct OpeningTally {
+  std::atomic<std::uint64_t> states{0};     // opening states valued
+  std::atomic<std::uint64_t> handovers{0};  // finished openings valued
+};
+
 class OpeningSolver {
  public:
-  OpeningSolver(const Ruleset& rules, HandoverValue& handover, OpeningTiming timing = OpeningTiming::LockStep);
+  // `tally`, if given, counts the work as it is done (for progress lines).
+  OpeningSolver(const Ruleset& rules, HandoverValue& handover, OpeningTiming timing = OpeningTiming::LockStep,
+                OpeningTally* tally = nullptr);
 
   // The opening from `board` with both players about to choose.
   // `progress(done, total)` is called after each root entry.
@@ -119,6 +129,7 @@ class OpeningSolver {
 
   CongkakOpening opening_;
   HandoverValue& handover_;
+  OpeningTally* tally_;
   std::unordered_map<std::string, Rational> memo_;
   OpeningCounts counts_;
 };
@@ -132,6 +143,6 @@ class OpeningSolver {
 OpeningSolution solve_opening(const Ruleset& rules, const Position& board, int threads,
                               const std::function<std::unique_ptr<HandoverValue>()>& make_leaves,
                               OpeningTiming timing = OpeningTiming::LockStep,
-                              const std::function<void(int, int)>& progress = {});
+                              const std::function<void(int, int)>& progress = {}, OpeningTally* tally = nullptr);
 
 }  // namespace mancala::solver
