@@ -1,5 +1,6 @@
 #include "mancala/solver/match_solver.hpp"
 
+#include <array>
 #include <bit>
 #include <chrono>
 #include <climits>
@@ -94,13 +95,30 @@ struct MatchSolver::Impl {
       alpha = std::max<int>(alpha, b.lo);
       beta = std::min<int>(beta, b.hi);
     }
+    // Move order: the moves that end the round first (their outcome is known
+    // at once and often decides the node), then extra turns, then the rest.
     int best = -2;
-    Position q;
-    MoveResult r;
-    for (MoveMask moves = R::legal_moves(p); moves; moves &= moves - 1) {
-      const int v = move_value<R>(p, std::countr_zero(moves), starter, std::max(alpha, best), beta, q, r);
-      if (v > best) best = v;
-      if (best >= beta || best == 1) break;
+    std::array<Position, kMaxPitsPerSide> child;
+    std::array<std::uint8_t, kMaxPitsPerSide> later_extra{}, later_plain{};
+    int extras = 0, plains = 0, k = 0;
+    for (MoveMask moves = R::legal_moves(p); moves && best < beta && best < 1; moves &= moves - 1, ++k) {
+      Position& q = child[std::size_t(k)];
+      q = p;
+      const MoveResult r = R::play(q, std::countr_zero(moves));
+      if (r.game_over) {
+        const int south = after_round(q.store_of(Side::South), q.store_of(Side::North), starter);
+        best = std::max(best, p.to_move == Side::South ? south : -south);
+      } else if (r.extra_turn) {
+        later_extra[std::size_t(extras++)] = std::uint8_t(k);
+      } else {
+        later_plain[std::size_t(plains++)] = std::uint8_t(k);
+      }
+    }
+    for (int e = 0; e < extras && best < beta && best < 1; ++e)
+      best = std::max(best, search<R>(child[later_extra[std::size_t(e)]], starter, std::max(alpha, best), beta));
+    for (int e = 0; e < plains && best < beta && best < 1; ++e) {
+      const int a = std::max(alpha, best);
+      best = std::max(best, -search<R>(child[later_plain[std::size_t(e)]], starter, -beta, -a));
     }
     if (memo.size() >= max_entries) memo.clear();  // a cache: clearing costs time, never a value
     Bound& b = memo[key];
