@@ -3,7 +3,7 @@
 solved board (pits a side x seeds a hole), the value of Congkak's
 simultaneous opening (expected final store difference for South under
 optimal mixed strategies) against the value when South simply moves first,
-one panel per capture rule.  Filled circles: the root decision has a saddle
+one panel per capture rule (boards of fewer than 9 holes x seeds unlabelled).  Filled circles: the root decision has a saddle
 point (pure first holes); open squares: both players must mix at the root.
 Points below the diagonal are boards where moving at once takes away some
 of the first player's advantage.
@@ -43,7 +43,9 @@ def main():
             pts = [r for r in mine if bool(r["saddle_point"]) == saddle]
             ax.scatter([float(r["sequential_value"]) for r in pts], [float(r["value"]) for r in pts], marker=marker,
                        facecolors=face if face else "tab:blue", edgecolors="tab:blue", s=36, label=label)
-            for r in pts:
+            for r in pts:  # the small boards crowd around 0; their labels would hide each other
+                if int(r["pits"]) * int(r["seeds"]) < 9:
+                    continue
                 ax.annotate(f"{r['pits']}x{r['seeds']}", (float(r["sequential_value"]), float(r["value"])),
                             textcoords="offset points", xytext=(4, 3), fontsize=7)
         ax.set_xlim(lo, hi)
