@@ -118,7 +118,9 @@ std::string tally_text(const solver::OpeningTally& tally, double t) {
 
 // --entry i,j: the value of one root entry, the subgame after that pair.
 int solve_entry(const po::variables_map& vm, const GameSetup& g, const CongkakOpening& opening, OpeningTiming timing) {
-  const auto [i, j] = parse_pair(vm["entry"].as<std::string>(), g.position.m(), "--entry");
+  // Plain ints: clang 14 does not let a lambda (the progress line) capture structured bindings.
+  const std::pair<int, int> pair = parse_pair(vm["entry"].as<std::string>(), g.position.m(), "--entry");
+  const int i = pair.first, j = pair.second;
   OpeningState s = opening.start(g.position);
   if (!s.choosing(Side::South) || !s.choosing(Side::North))
     throw InputError("--entry: a row of this board is empty, so the opening has no simultaneous first choice");
