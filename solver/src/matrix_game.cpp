@@ -193,6 +193,11 @@ MatrixGameSolution solve_matrix_game(const Matrix& a) {
   }
   if (!ok) throw std::logic_error("matrix game: no exactly checked equilibrium from GLPK's basis");
   s.value = (shifted_value + shift) / Rational(scale);
+  // GLPK keeps an environment per thread until glp_free_env; freeing it here
+  // (no GLPK object is left) keeps no state between calls and leaks nothing
+  // when a worker thread of solve_opening ends.
+  lp.reset();
+  glp_free_env();
   return s;
 }
 
