@@ -22,14 +22,7 @@ struct RoundKey {
 };
 
 struct RoundKeyHash {
-  std::size_t operator()(const RoundKey& k) const {
-    const Position& p = k.p;
-    std::size_t h = 1469598103934665603ull ^ (std::size_t(p.to_move) << 1) ^ std::size_t(k.starter) ^
-                    (std::size_t(p.burnt) << 2);
-    for (int i = 0; i < 2 * p.m(); ++i) h = (h ^ p.pits[std::size_t(i)]) * 1099511628211ull;
-    h = (h ^ p.store[0]) * 1099511628211ull;
-    return (h ^ p.store[1]) * 1099511628211ull;
-  }
+  std::size_t operator()(const RoundKey& k) const { return PositionHash{}(k.p) * 2 + std::size_t(k.starter); }
 };
 
 // What a bounded search proved: lo <= value <= hi (mover's view).
@@ -69,14 +62,17 @@ struct MatchSolver::Impl {
     return order[std::size_t(i)] && order[std::size_t(i)] < limit ? value[std::size_t(i)] : 0;
   }
 
+  // The outcome for the mover of p of a move that ended the round in q.
+  int round_end_for_mover(const Position& p, const Position& q, Side starter) const {
+    const int south = after_round(q.store_of(Side::South), q.store_of(Side::North), starter);
+    return p.to_move == Side::South ? south : -south;
+  }
+
   template <class R>
   int move_value(const Position& p, int pit, Side starter, int alpha, int beta, Position& q, MoveResult& r) {
     q = p;
     r = R::play(q, pit);
-    if (r.game_over) {
-      const int south = after_round(q.store_of(Side::South), q.store_of(Side::North), starter);
-      return p.to_move == Side::South ? south : -south;
-    }
+    if (r.game_over) return round_end_for_mover(p, q, starter);
     if (r.extra_turn) return search<R>(q, starter, alpha, beta);
     return -search<R>(q, starter, -beta, -alpha);
   }
@@ -106,8 +102,7 @@ struct MatchSolver::Impl {
       q = p;
       const MoveResult r = R::play(q, std::countr_zero(moves));
       if (r.game_over) {
-        const int south = after_round(q.store_of(Side::South), q.store_of(Side::North), starter);
-        best = std::max(best, p.to_move == Side::South ? south : -south);
+        best = std::max(best, round_end_for_mover(p, q, starter));
       } else if (r.extra_turn) {
         later_extra[std::size_t(extras++)] = std::uint8_t(k);
       } else {

@@ -38,7 +38,7 @@ std::vector<int> holes_of(MoveMask mask) {
 
 }  // namespace
 
-std::size_t StoreDifferenceValue::Hash::operator()(const Position& p) const {
+std::size_t PositionHash::operator()(const Position& p) const {
   std::size_t h = 1469598103934665603ull ^ p.pits_per_side ^ (std::size_t(p.to_move) << 8) ^ (std::size_t(p.burnt) << 16);
   for (int i = 0; i < 2 * p.m(); ++i) h = (h ^ p.pits[std::size_t(i)]) * 1099511628211ull;
   h = (h ^ p.store[0]) * 1099511628211ull;

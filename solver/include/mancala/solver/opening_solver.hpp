@@ -31,6 +31,12 @@
 
 namespace mancala::solver {
 
+// A hash of every field of a position (pits, stores, burnt holes, side to
+// move), for the memos of the opening and match solvers.
+struct PositionHash {
+  std::size_t operator()(const Position& p) const;
+};
+
 // South's value of a position handed to alternating play after the opening
 // (its to_move is the player who moves first; a row may be empty, in which
 // case the round is over at once).
@@ -56,10 +62,7 @@ class StoreDifferenceValue : public HandoverValue {
 
  private:
   Solver solver_;
-  struct Hash {
-    std::size_t operator()(const Position& p) const;
-  };
-  std::unordered_map<Position, int, Hash> cache_;
+  std::unordered_map<Position, int, PositionHash> cache_;
   std::uint64_t solved_ = 0, nodes_ = 0;
 };
 
