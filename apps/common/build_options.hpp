@@ -13,7 +13,7 @@ struct BuildOptions {
   GameSetup game;
   int max_seeds = 0;
   std::string out;
-  int threads = 0;  // TBB threads (per process); 0: all cores
+  int threads = 1;  // TBB threads (per process), resolved (threads_option)
   bool quiet = false;
   bool json = false;
   // Test-only, hidden from --help (README "Endgame tables"): end the process

@@ -1,17 +1,24 @@
 #include "cli_common.hpp"
 
+#include <sched.h>
+
+#include <algorithm>
 #include <bit>
+#include <cerrno>
+#include <cstdlib>
+#include <thread>
 #include <iostream>
 #include <typeinfo>
 
 #include "mancala/engine.hpp"
 #include "mancala/error.hpp"
 #include "mancala/notation.hpp"
+#include "mancala/version.hpp"
 
 namespace mancala::cli {
 
 
-void add_game_options(po::options_description& desc, const std::string& default_game) {
+void add_game_options(po::options_description& desc, const std::string& default_game, bool with_moves) {
   desc.add_options()
       ("game", po::value<std::string>()->default_value(default_game), "ruleset: kalah, brainking, oware, congkak")
       ("empty-capture", po::bool_switch(), "kalah: a last seed in an own empty house captures even when the opposite house is empty")
@@ -20,35 +27,61 @@ void add_game_options(po::options_description& desc, const std::string& default_
       ("position", po::value<std::string>(), "position '<south row>/<north row> <south store>-<north store> <s|n>'")
       ("pits", po::value<int>(), "pits a side of the start position (default: the game's)")
       ("seeds", po::value<int>(), "seeds a pit of the start position (default: the game's)");
+  if (with_moves)
+    desc.add_options()("moves", po::value<std::string>(),
+                       "comma-separated pits (1-based, the mover's) played from that position first, e.g. 3,1,6");
 }
 
-GameSetup game_setup(const po::variables_map& vm) {
-  GameSetup g;
-  g.rules.game = parse_game(vm["game"].as<std::string>());
-  const std::string game = game_name(g.rules.game);
+Ruleset ruleset_setup(const po::variables_map& vm) {
+  Ruleset rules;
+  rules.game = parse_game(vm["game"].as<std::string>());
+  const std::string game = game_name(rules.game);
   if (vm["empty-capture"].as<bool>()) {
-    if (g.rules.game != Game::Kalah) throw InputError("--empty-capture applies only to kalah, not " + game);
-    g.rules.empty_capture = true;
+    if (rules.game != Game::Kalah) throw InputError("--empty-capture applies only to kalah, not " + game);
+    rules.empty_capture = true;
   }
   if (vm.count("grand-slam")) {
-    if (g.rules.game != Game::Oware) throw InputError("--grand-slam applies only to oware, not " + game);
-    g.rules.grand_slam = parse_grand_slam(vm["grand-slam"].as<std::string>());
+    if (rules.game != Game::Oware) throw InputError("--grand-slam applies only to oware, not " + game);
+    rules.grand_slam = parse_grand_slam(vm["grand-slam"].as<std::string>());
   }
   if (vm.count("capture")) {
-    if (g.rules.game != Game::Congkak) throw InputError("--capture applies only to congkak, not " + game);
-    g.rules.congkak_capture = parse_congkak_capture(vm["capture"].as<std::string>());
+    if (rules.game != Game::Congkak) throw InputError("--capture applies only to congkak, not " + game);
+    rules.congkak_capture = parse_congkak_capture(vm["capture"].as<std::string>());
   }
+  return rules;
+}
+
+bool ruleset_given(const po::variables_map& vm) {
+  return !vm["game"].defaulted() || vm["empty-capture"].as<bool>() || vm.count("grand-slam") || vm.count("capture");
+}
+
+GameSetup game_setup_for(const po::variables_map& vm, const Ruleset& rules) {
+  GameSetup g;
+  g.rules = rules;
   if (vm.count("position")) {
     if (vm.count("pits") || vm.count("seeds")) throw InputError("--position cannot be combined with --pits or --seeds");
-    g.position = parse_position(vm["position"].as<std::string>());
+    g.start = parse_position(vm["position"].as<std::string>());
   } else {
     const int pits = vm.count("pits") ? int(int_option(vm, "pits", 1, kMaxPitsPerSide)) : g.rules.default_pits();
     const int seeds = vm.count("seeds") ? int(int_option(vm, "seeds", 0, kMaxSeeds)) : g.rules.default_seeds();
-    g.position = start_position(pits, seeds);
+    g.start = start_position(pits, seeds);
   }
-  validate_for(g.rules, g.position);
+  validate_for(g.rules, g.start);
+  g.position = g.start;
+  if (vm.count("moves")) {
+    g.moves = parse_move_list(vm["moves"].as<std::string>());
+    for (std::size_t i = 0; i < g.moves.size(); ++i) {
+      try {
+        apply_move(g.rules, g.position, g.moves[i]);
+      } catch (const InputError& e) {
+        throw InputError("at move " + std::to_string(i + 1) + " of --moves: " + e.what());
+      }
+    }
+  }
   return g;
 }
+
+GameSetup game_setup(const po::variables_map& vm) { return game_setup_for(vm, ruleset_setup(vm)); }
 
 bool parse_args(const std::string& command, const std::string& synopsis, po::options_description& desc,
                 const Args& args, po::variables_map& vm, const po::positional_options_description* positional,
@@ -82,6 +115,39 @@ long long int_option(const po::variables_map& vm, const std::string& name, long 
     throw InputError("--" + name + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
                      std::to_string(value));
   return value;
+}
+
+void add_threads_option(po::options_description& desc, const std::string& what) {
+  desc.add_options()("threads", po::value<int>()->default_value(0),
+                     (what + " (0: every available core, SLURM_CPUS_PER_TASK in a Slurm task); values never depend on it").c_str());
+}
+
+int available_cpus() {
+  // A Slurm task's allocation: the affinity mask may show the whole node
+  // when the cgroup plugin is not in use.
+  if (const char* slurm = std::getenv("SLURM_CPUS_PER_TASK")) {
+    char* end = nullptr;
+    errno = 0;
+    const long n = std::strtol(slurm, &end, 10);
+    if (errno == 0 && end != slurm && *end == '\0' && n >= 1 && n <= 1024) return int(n);
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+int threads_option(const po::variables_map& vm) {
+  const int n = int(int_option(vm, "threads", 0, 1024));
+  return n == 0 ? available_cpus() : n;
+}
+
+double seconds_option(const po::variables_map& vm, const std::string& name, double hi) {
+  const double v = vm[name].as<double>();
+  if (!(v > 0 && v <= hi))
+    throw InputError("--" + name + " must be a number of seconds above 0 and at most " + std::to_string(long(hi)) +
+                     ", got " + std::to_string(v));
+  return v;
 }
 
 std::vector<int> pit_numbers(MoveMask mask) {
@@ -119,6 +185,15 @@ nlohmann::json position_json(const Ruleset& rules, const Position& p) {
   return j;
 }
 
-void print_json(const nlohmann::json& j) { std::cout << j.dump() << "\n"; }
+void with_version(nlohmann::json& j) {
+  j["version"] = version();
+  j["commit"] = source_commit();
+  j["schema_version"] = kJsonSchemaVersion;
+}
+
+void print_json(nlohmann::json j) {
+  with_version(j);
+  std::cout << j.dump() << "\n";
+}
 
 }  // namespace mancala::cli

@@ -20,14 +20,25 @@ using Args = std::vector<std::string>;
 // The game and position a subcommand works on.
 struct GameSetup {
   Ruleset rules;
-  Position position;
+  Position position;         // after the --moves, if any
+  Position start;            // as given, before them
+  std::vector<int> moves;    // --moves, 1-based pits
 };
 
 // Adds --game (default `default_game`), the ruleset options, --position,
-// --pits, --seeds.
-void add_game_options(po::options_description& desc, const std::string& default_game = "kalah");
-// Reads them back; throws InputError on a bad combination.
+// --pits, --seeds, and with `with_moves` --moves (pits played from that
+// position before the command acts).
+void add_game_options(po::options_description& desc, const std::string& default_game = "kalah", bool with_moves = false);
+// Reads them back; throws InputError on a bad combination or an illegal
+// move of --moves (naming which).
 GameSetup game_setup(const po::variables_map& vm);
+// The ruleset alone, and whether any ruleset option was given (--game
+// other than by default, or an option of a game): `probe` reads the
+// ruleset from the tables and checks it against the options only then.
+Ruleset ruleset_setup(const po::variables_map& vm);
+bool ruleset_given(const po::variables_map& vm);
+// The position and moves of the options, for `rules`.
+GameSetup game_setup_for(const po::variables_map& vm, const Ruleset& rules);
 
 // Parses `args` against `desc` (plus --help and --json, added here).  Returns
 // false when --help was given (the help text has been printed, headed
@@ -49,10 +60,29 @@ bool parse_args(const std::string& command, const std::string& synopsis, po::opt
 // around to a huge unsigned value.
 long long int_option(const po::variables_map& vm, const std::string& name, long long lo, long long hi);
 
+// --threads, the same in every command that computes: 0 (the default) is
+// every core this process may use, which is SLURM_CPUS_PER_TASK inside a
+// Slurm task that sets it, else the CPUs of the process's affinity mask.
+// Values never depend on it.
+void add_threads_option(po::options_description& desc, const std::string& what);
+// The resolved count (at least 1); throws InputError outside 0..1024.
+int threads_option(const po::variables_map& vm);
+// What 0 stands for.
+int available_cpus();
+
+// The non-negative number of seconds of the option --NAME (declared as
+// po::value<double>), checked to lie in (0, hi]; throws InputError naming the
+// option and the value otherwise (also for NaN and infinity).
+double seconds_option(const po::variables_map& vm, const std::string& name, double hi);
+
 nlohmann::json position_json(const Ruleset& rules, const Position& p);
 // 1-based pit numbers of a move mask.
 std::vector<int> pit_numbers(MoveMask mask);
 
-void print_json(const nlohmann::json& j);
+// Every JSON object the commands print carries the toolkit's version and
+// the layout's (mancala/version.hpp): "version", "commit", "schema_version".
+void with_version(nlohmann::json& j);
+// Prints j (with_version added) as one line on stdout.
+void print_json(nlohmann::json j);
 
 }  // namespace mancala::cli

@@ -75,7 +75,7 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
                                            ? test_stop_hooks(opt, "mancala-mpi: rank " + std::to_string(comm.rank()))
                                            : tables::BuildTestHooks{};
   std::optional<tbb::global_control> limit;
-  if (opt.threads > 0) limit.emplace(tbb::global_control::max_allowed_parallelism, std::size_t(opt.threads));
+  limit.emplace(tbb::global_control::max_allowed_parallelism, std::size_t(opt.threads));
   const int max_seeds = opt.max_seeds;
   mpi::DistributedProgress status;
   const auto t0 = std::chrono::steady_clock::now();
@@ -113,7 +113,7 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
     total += b.positions;
     levels.push_back({{"seeds", b.seeds}, {"positions", b.positions}, {"reused", b.reused}, {"seconds", b.seconds}, {"passes", b.passes}});
   }
-  const int threads = opt.threads > 0 ? opt.threads : int(tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
+  const int threads = opt.threads;
   if (opt.json) {
     print_json({{"ruleset", opt.game.rules.digest()}, {"pits_per_side", opt.game.position.m()}, {"max_seeds", max_seeds},
                 {"positions", total}, {"seconds", seconds}, {"levels", levels}, {"ranks", comm.size()},

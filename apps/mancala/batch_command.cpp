@@ -41,7 +41,7 @@
 #include "interrupt.hpp"
 #include "manifest.hpp"
 #include "mancala/error.hpp"
-#include "mancala_build_info.hpp"
+#include "mancala/version.hpp"
 
 extern char** environ;
 
@@ -424,6 +424,8 @@ ojson make_record(const ManifestEntry& entry, std::size_t index, const LineRun& 
     record["exit_status"] = r.outcome == Outcome::InputError ? ojson(2) : ojson(nullptr);
   if (r.outcome != Outcome::Ok) record["error"] = one_line(r.error);
   record["commit"] = commit;
+  record["version"] = version();
+  record["schema_version"] = kJsonSchemaVersion;
   record["host"] = host;
   record["threads"] = r.words.empty() ? ojson(nullptr) : threads_of(r.words);
   record["seconds"] = r.spawned ? ojson(r.child.seconds) : ojson(nullptr);
@@ -490,7 +492,7 @@ int cmd_batch(const Args& args) {
     return 0;
   }
   RecordSink sink(plan->out);
-  const std::string commit = MANCALA_COMMIT;
+  const std::string commit = source_commit();
   const std::string host = host_name();
   bool input_errors = false, failures = false;
   for (std::size_t index = plan->first; index < plan->last; ++index) {

@@ -19,5 +19,6 @@ int cmd_info(const Args& args);
 int cmd_batch(const Args& args);
 int cmd_opening(const Args& args);
 int cmd_match(const Args& args);
+int cmd_play(const Args& args);
 
 }  // namespace mancala::cli

@@ -11,7 +11,7 @@
 namespace mancala::cli {
 
 namespace {
-const char* kGameSynopsis = "[--game G] [ruleset options] (--position P | [--pits m] [--seeds n]) [--json]";
+const char* kGameSynopsis = "[--game G] [ruleset options] (--position P | [--pits m] [--seeds n]) [--moves LIST] [--json]";
 
 std::string outcome_text(const MoveResult& r) {
   if (r.game_over) return "game over";
@@ -22,7 +22,7 @@ std::string outcome_text(const MoveResult& r) {
 
 int cmd_show(const Args& args) {
   po::options_description desc("show: draw the board");
-  add_game_options(desc);
+  add_game_options(desc, "kalah", true);
   po::variables_map vm;
   if (!parse_args("mancala show", kGameSynopsis, desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
@@ -38,7 +38,7 @@ int cmd_show(const Args& args) {
 
 int cmd_moves(const Args& args) {
   po::options_description desc("moves: list the legal moves and the position each leads to");
-  add_game_options(desc);
+  add_game_options(desc, "kalah", true);
   po::variables_map vm;
   if (!parse_args("mancala moves", kGameSynopsis, desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
@@ -65,26 +65,20 @@ int cmd_moves(const Args& args) {
 
 int cmd_apply(const Args& args) {
   po::options_description desc("apply: play moves and print the resulting position");
-  add_game_options(desc);
-  desc.add_options()("moves", po::value<std::string>()->required(), "comma-separated pit numbers, e.g. 3,1,6");
+  add_game_options(desc, "kalah", true);
   po::variables_map vm;
-  if (!parse_args("mancala apply", std::string("--moves LIST ") + kGameSynopsis, desc, args, vm)) return 0;
-  const GameSetup g = game_setup(vm);
-  const std::vector<int> moves = parse_move_list(vm["moves"].as<std::string>());
-  Position p = g.position;
+  if (!parse_args("mancala apply", "--moves LIST [--game G] [ruleset options] (--position P | [--pits m] [--seeds n]) [--json]", desc, args, vm)) return 0;
+  if (!vm.count("moves")) throw InputError("the option '--moves' is required but missing");
+  const GameSetup g = game_setup(vm);  // has played them, or named the illegal one
+  Position p = g.start;
   nlohmann::json played = nlohmann::json::array();
-  for (std::size_t i = 0; i < moves.size(); ++i) {
-    MoveResult r;
-    try {
-      r = apply_move(g.rules, p, moves[i]);
-    } catch (const InputError& e) {
-      throw InputError("at move " + std::to_string(i + 1) + " of the list: " + e.what());
-    }
-    played.push_back({{"move", moves[i]}, {"position", format_position(p)}, {"outcome", outcome_text(r)}});
+  for (const int pit : g.moves) {
+    const MoveResult r = apply_move(g.rules, p, pit);
+    played.push_back({{"move", pit}, {"position", format_position(p)}, {"outcome", outcome_text(r)}});
   }
   if (vm["json"].as<bool>()) {
     nlohmann::json j = position_json(g.rules, p);
-    j["start"] = format_position(g.position);
+    j["start"] = format_position(g.start);
     j["played"] = played;
     print_json(j);
     return 0;
@@ -97,7 +91,7 @@ int cmd_apply(const Args& args) {
 
 int cmd_perft(const Args& args) {
   po::options_description desc("perft: count move sequences of each length (regression counts)");
-  add_game_options(desc);
+  add_game_options(desc, "kalah", true);
   desc.add_options()("depth", po::value<int>()->required(), "plies to count (an extra-turn move is one ply)");
   po::variables_map vm;
   if (!parse_args("mancala perft", std::string("--depth d ") + kGameSynopsis, desc, args, vm)) return 0;

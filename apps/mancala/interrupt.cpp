@@ -12,6 +12,10 @@ namespace mancala::cli {
 namespace {
 
 std::atomic<pid_t> running_child{0};
+std::atomic<std::atomic<bool>*> stop_flag{nullptr};
+std::atomic<std::atomic<int>*> stop_signal{nullptr};
+static_assert(std::atomic<std::atomic<bool>*>::is_always_lock_free, "read in a signal handler");
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free, "written in a signal handler");
 static_assert(std::atomic<pid_t>::is_always_lock_free, "read in a signal handler");
 
 // Writes all of `text` (without its terminating NUL) to stderr.
@@ -26,6 +30,11 @@ void say(const char (&text)[N]) {
 }
 
 extern "C" void on_interrupt(int sig) {
+  if (std::atomic<bool>* flag = stop_flag.load(); flag && !flag->load()) {
+    if (std::atomic<int>* which = stop_signal.load()) which->store(sig);
+    flag->store(true);
+    return;
+  }
   if (const pid_t child = running_child.load(); child > 0) kill(child, sig);
   if (ProgressLine::drawn()) say("\n");
   if (sig == SIGINT)
@@ -54,5 +63,10 @@ void install_interrupt_handlers() {
 }
 
 void set_running_child(pid_t pid) noexcept { running_child = pid; }
+
+void set_stop_request(std::atomic<bool>* flag, std::atomic<int>* signal) noexcept {
+  stop_signal = signal;
+  stop_flag = flag;
+}
 
 }  // namespace mancala::cli

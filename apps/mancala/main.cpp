@@ -1,6 +1,15 @@
-// `mancala`: the command line of the toolkit.  Every error caused by the user
-// (bad position, illegal move, unknown option) is one line on stderr and exit
-// status 2; SIGINT and SIGTERM end it with one line and status 128 + signal
+// `mancala`: the command line of the toolkit.  Exit statuses (the one list,
+// also printed by `mancala --help` and in README "Exit status"):
+//   0    success
+//   1    a verdict against the input: `verify` found the tables bad, `batch`
+//        had a line fail
+//   2    bad input: a malformed position, an illegal move, an unknown option,
+//        a bad table file (one line on stderr naming the problem)
+//   3    an internal error (a bug: please report it)
+//   4    a solve stopped early (--time-limit, SIGINT or SIGTERM) and printed
+//        what it had proven
+//   75   a build stopped by one of its hidden --test-stop options
+//   128+signal  another command ended by SIGINT (130) or SIGTERM (143)
 // (interrupt.hpp).
 #include <iostream>
 #include <map>
@@ -9,6 +18,7 @@
 #include "commands.hpp"
 #include "interrupt.hpp"
 #include "mancala/error.hpp"
+#include "mancala/version.hpp"
 
 namespace {
 
@@ -36,13 +46,23 @@ const std::map<std::string, Entry>& commands() {
       {"opening", {cmd_opening, "congkak: the simultaneous opening solved as a game (mixed strategies)"}},
       {"match", {cmd_match, "congkak: a multi-round match solved for its outcome"}},
       {"batch", {cmd_batch, "run the commands of a manifest (Slurm array aware), one JSON line each"}},
+      {"play", {cmd_play, "play the perfect engine in the terminal (hint, undo, quit)"}},
   };
   return table;
 }
 
 void usage(std::ostream& out) {
-  out << "Usage: mancala <command> [options]     (mancala <command> --help for its options)\n\nCommands:\n";
+  out << "Usage: mancala <command> [options]     (mancala help <command> or mancala <command> --help: its options)\n"
+         "       mancala --version\n\nCommands:\n";
   for (const auto& [name, entry] : commands()) out << "  " << name << std::string(10 - name.size(), ' ') << entry.summary << "\n";
+  out << "\nExit status:\n"
+         "  0    success\n"
+         "  1    a verdict against the input (verify found the tables bad; a batch line failed)\n"
+         "  2    bad input: one line on stderr names the problem\n"
+         "  3    internal error\n"
+         "  4    a solve stopped early (--time-limit, SIGINT, SIGTERM) and printed its bounds\n"
+         "  130  interrupted by SIGINT, 143 by SIGTERM (other commands)\n"
+         "\nReport bugs at the project's issue tracker; the version and commit are in mancala --version.\n";
 }
 
 // User text is echoed in messages; control characters are escaped so that an
@@ -72,15 +92,24 @@ int main(int argc, char** argv) {
     usage(std::cerr);
     return 2;
   }
-  const std::string name = argv[1];
-  if (name == "--help" || name == "-h" || name == "help") {
+  std::string name = argv[1];
+  if (name == "--version" || name == "-V") {
+    std::cout << "mancala " << mancala::version() << " (commit " << mancala::source_commit() << ")\n";
+    return 0;
+  }
+  mancala::cli::Args rest(argv + 2, argv + argc);
+  if (name == "help" && argc == 3) {  // mancala help CMD = mancala CMD --help
+    name = argv[2];
+    rest = {"--help"};
+  } else if (name == "--help" || name == "-h" || name == "help") {
+    if (argc > 2 && name == "help") return fail("help takes one command name (mancala help solve)");
     usage(std::cout);
     return 0;
   }
   const auto it = commands().find(name);
   if (it == commands().end()) return fail("unknown command '" + name + "' (see mancala --help)");
   try {
-    return it->second.run(mancala::cli::Args(argv + 2, argv + argc));
+    return it->second.run(rest);
   } catch (const mancala::InputError& e) {
     return fail(e.what());
   } catch (const boost::program_options::error& e) {

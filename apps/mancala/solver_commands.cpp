@@ -7,11 +7,13 @@
 
 #include "commands.hpp"
 #include "mancala/engine.hpp"
+#include <algorithm>
 #include "mancala/error.hpp"
 #include "mancala/notation.hpp"
 #include "mancala/solver/directory_tables.hpp"
 #include "mancala/solver/solver.hpp"
 #include "progress.hpp"
+#include "solve_stop.hpp"
 #include "solver_options.hpp"
 
 namespace mancala::cli {
@@ -19,27 +21,26 @@ namespace mancala::cli {
 namespace {
 
 const char* kSolveSynopsis =
-    "[--game G] [ruleset options] (--position P | [--pits m] [--seeds n]) [--threads T] [--tt-mb MB] [--quiet] [--json]";
+    "[--game G] [ruleset options] (--position P | [--pits m] [--seeds n]) [--moves LIST] [--threads T] [--tt-mb MB] "
+    "[--tables DIR] [--time-limit S] [--quiet] [--json]";
 
-// "value in [lo, hi], testing >= g, 12 tests, 3.4M nodes at 2.1M/s, 5 s, ~4 s left"
+// "value in [lo, hi], testing >= g, test 12, 3.4M nodes at 2.1M/s, 5 s".
+// No time left is shown while searching: the null-window tests step toward
+// the value from a guess, so neither their number nor their cost is known
+// in advance (the last, just above the value, is usually the dearest).
 std::string solve_progress(const solver::Solver& s, double elapsed) {
   const solver::SolveStatus st = s.status();
   if (st.building_level >= 0)
     return "solve: building level table " + std::to_string(st.building_level) + " of " + std::to_string(st.top_level) +
            ", " + fixed(elapsed, 0) + " s";
-  const double rate = elapsed > 0 ? double(st.nodes) / elapsed : 0;
+  // The rate of the search alone, not of the level tables built before it.
+  const double rate = st.search_seconds > 0 ? double(st.nodes) / st.search_seconds : 0;
+  const std::string counts = human(double(st.nodes)) + " nodes at " + human(rate) + "/s, " + fixed(elapsed, 0) + " s";
   if (st.deepening >= 0)
     return "solve: deepening, depth " + std::to_string(st.deepening) + " of " + std::to_string(st.deepening_depth) +
-           ", testing >= " + std::to_string(st.testing) + ", " + human(double(st.nodes)) + " nodes at " + human(rate) +
-           "/s, " + fixed(elapsed, 0) + " s";
-  const int range = std::max(1, st.upper - st.lower);
-  const int left = int(std::ceil(std::log2(double(range) + 1)));
-  std::string text = "solve: value in [" + std::to_string(st.lower) + ", " + std::to_string(st.upper) + "], testing >= " +
-                     std::to_string(st.testing) + ", test " + std::to_string(st.tests) + " (about " +
-                     std::to_string(left) + " left), " + human(double(st.nodes)) + " nodes at " + human(rate) +
-                     "/s, " + fixed(elapsed, 0) + " s";
-  if (st.tests > 1) text += ", ~" + fixed(elapsed / (st.tests - 1) * left, 0) + " s left";
-  return text;
+           ", testing >= " + std::to_string(st.testing) + ", " + counts;
+  return "solve: value in [" + std::to_string(st.lower) + ", " + std::to_string(st.upper) + "], testing >= " +
+         std::to_string(st.testing) + ", test " + std::to_string(st.tests) + ", " + counts;
 }
 
 // Runs `work(solver)` with a progress line, for solve and analyze.
@@ -49,12 +50,16 @@ auto with_progress(const po::variables_map& vm, solver::Solver& solver, Work wor
   return work(solver);
 }
 
+double time_limit(const po::variables_map& vm) {
+  return vm.count("time-limit") ? seconds_option(vm, "time-limit", 1e9) : 0.0;
+}
+
 }  // namespace
 
 int cmd_solve(const Args& args) {
   po::options_description desc("solve: exact value of a position under perfect play");
-  add_game_options(desc);
-  add_solver_options(desc);
+  add_game_options(desc, "kalah", true);
+  add_solver_options(desc, true);
   po::variables_map vm;
   if (!parse_args("mancala solve", kSolveSynopsis, desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
@@ -64,8 +69,39 @@ int cmd_solve(const Args& args) {
     tables.emplace(vm["tables"].as<std::string>(), g.rules, g.position.m());
     options.tables = &*tables;
   }
+  SolveStop stop(time_limit(vm));
+  options.stop = stop.flag();
   solver::Solver solver(g.rules, options);
   const solver::SolveResult r = with_progress(vm, solver, [&](solver::Solver& s) { return s.solve(g.position); });
+  if (!r.complete) {
+    // What is proven: the bounds, and the principal variation's moves if the
+    // value was found before the stop.
+    const bool exact = r.lower == r.upper;
+    if (vm["json"].as<bool>()) {
+      print_json({{"position", format_position(g.position)},
+                  {"ruleset", g.rules.digest()},
+                  {"complete", false},
+                  {"stopped_by", stop.reason()},
+                  {"lower", r.lower},
+                  {"upper", r.upper},
+                  {"value", exact ? nlohmann::json(r.lower) : nlohmann::json(nullptr)},
+                  {"best_move", r.best_move ? nlohmann::json(r.best_move) : nlohmann::json(nullptr)},
+                  {"best_move_proven", !r.pv.empty()},
+                  {"pv", r.pv},
+                  {"nodes", r.nodes},
+                  {"seconds", r.seconds},
+                  {"threads", options.threads}});
+    } else {
+      std::cout << "position   " << format_position(g.position) << "  (" << g.rules.digest() << ")\n"
+                << "stopped    by " << stop.reason() << " after " << fixed(r.seconds, 3) << " s\n"
+                << "value      " << (exact ? std::to_string(r.lower) : "in [" + std::to_string(r.lower) + ", " + std::to_string(r.upper) + "]")
+                << "  (proven)\n"
+                << "best move  " << (r.best_move ? std::to_string(r.best_move) : std::string("none found yet"))
+                << (r.best_move ? (r.pv.empty() ? "  (the search's best so far, not proven)" : "  (proven)") : "") << "\n"
+                << "nodes      " << r.nodes << "\n";
+    }
+    return kStoppedStatus;
+  }
   if (vm["json"].as<bool>()) {
     nlohmann::json log = nlohmann::json::array();
     for (const solver::TestRecord& t : r.test_log)
@@ -87,6 +123,7 @@ int cmd_solve(const Args& args) {
                 {"tests", r.tests},
                 {"test_log", log},
                 {"level_tables", r.level_tables},
+                {"complete", true},
                 {"threads", options.threads},
                 {"tt_mb", options.tt_megabytes}});
     return 0;
@@ -102,19 +139,45 @@ int cmd_solve(const Args& args) {
 
 int cmd_analyze(const Args& args) {
   po::options_description desc("analyze: exact value of every legal move");
-  add_game_options(desc);
-  add_solver_options(desc);
+  add_game_options(desc, "kalah", true);
+  add_solver_options(desc, true);
   po::variables_map vm;
   if (!parse_args("mancala analyze", kSolveSynopsis, desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
-  solver::Solver solver(g.rules, solver_options(vm));
+  solver::SolveOptions options = solver_options(vm);
+  std::optional<solver::DirectoryTables> tables;
+  if (vm.count("tables")) {
+    tables.emplace(vm["tables"].as<std::string>(), g.rules, g.position.m());
+    options.tables = &*tables;
+  }
+  SolveStop stop(time_limit(vm));
+  options.stop = stop.flag();
+  solver::Solver solver(g.rules, options);
   const auto t0 = std::chrono::steady_clock::now();
   const auto moves = with_progress(vm, solver, [&](solver::Solver& s) { return s.analyze(g.position); });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (solver.stopped()) {
+    // The moves solved before the stop, exact; the others unknown.
+    nlohmann::json list = nlohmann::json::array();
+    std::vector<int> unsolved = pit_numbers(legal_moves(g.rules, g.position));
+    for (const auto& m : moves) {
+      list.push_back({{"move", m.move}, {"value", m.value}, {"result", result_name(m.value)}});
+      std::erase(unsolved, m.move);
+    }
+    if (vm["json"].as<bool>()) {
+      print_json({{"position", format_position(g.position)}, {"ruleset", g.rules.digest()}, {"complete", false},
+                  {"stopped_by", stop.reason()}, {"moves", list}, {"unsolved_moves", unsolved},
+                  {"nodes", solver.status().nodes}, {"seconds", seconds}});
+    } else {
+      std::cout << "stopped by " << stop.reason() << " after " << fixed(seconds, 3) << " s; unsolved moves: " << join(unsolved) << "\n";
+      for (const auto& m : moves) std::cout << "move " << m.move << "  value " << m.value << "  " << result_name(m.value) << "\n";
+    }
+    return kStoppedStatus;
+  }
   // The position's value: its best move's.  A finished position has no moves;
   // its value is the one solve gives it (the final sweep of the rows), so
   // that analyze and solve never disagree on a value.
   const int value = moves.empty() ? solver.solve(g.position).value : moves.front().value;
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (vm["json"].as<bool>()) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& m : moves) list.push_back({{"move", m.move}, {"value", m.value}, {"result", result_name(m.value)}});

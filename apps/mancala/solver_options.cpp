@@ -4,9 +4,12 @@
 
 namespace mancala::cli {
 
-void add_solver_options(po::options_description& desc) {
+void add_solver_options(po::options_description& desc, bool with_time_limit) {
+  add_threads_option(desc, "search threads (TBB)");
+  if (with_time_limit)
+    desc.add_options()("time-limit", po::value<double>(),
+                       "stop after this many seconds (also on SIGINT or SIGTERM) and print what is proven, exit status 4");
   desc.add_options()
-      ("threads", po::value<int>()->default_value(1), "search threads (TBB); the value never depends on it")
       ("tt-mb", po::value<long long>()->default_value(256), "transposition table size in MiB")
       ("tables", po::value<std::string>(), "endgame table directory (from mancala build) to probe")
       ("level-tables", po::value<int>()->default_value(-1),
@@ -24,7 +27,7 @@ std::size_t tt_megabytes(const po::variables_map& vm) { return std::size_t(int_o
 
 solver::SolveOptions solver_options(const po::variables_map& vm) {
   solver::SolveOptions o;
-  o.threads = int(int_option(vm, "threads", 1, 1024));
+  o.threads = threads_option(vm);
   o.tt_megabytes = tt_megabytes(vm);
   o.level_table_seeds = int(int_option(vm, "level-tables", -1, 127));
   o.deepening_depth = vm["deepening"].as<int>();  // range checked by the Solver

@@ -10,8 +10,9 @@
 
 namespace mancala::cli {
 
-// --threads, --tt-mb, --tables, --level-tables, --deepening, --quiet.
-void add_solver_options(po::options_description& desc);
+// --threads, --tt-mb, --tables, --level-tables, --deepening, --quiet, and
+// with `with_time_limit` --time-limit (solve_stop.hpp).
+void add_solver_options(po::options_description& desc, bool with_time_limit = false);
 // --tt-mb, range-checked.
 std::size_t tt_megabytes(const po::variables_map& vm);
 // The SolveOptions of those options (--tables is the caller's).

@@ -9,6 +9,7 @@
 #include "mancala/engine.hpp"
 #include "mancala/error.hpp"
 #include "mancala/notation.hpp"
+#include "mancala/probe.hpp"
 #include "mancala/valuation.hpp"
 #include "mancala/solver/directory_tables.hpp"
 #include "mancala/tables/table_build.hpp"
@@ -45,7 +46,7 @@ int cmd_build(const Args& args) {
   const tables::BuildTestHooks hooks = test_stop_hooks(opt, "mancala");
   const GameSetup& g = opt.game;
   std::optional<tbb::global_control> limit;
-  if (opt.threads > 0) limit.emplace(tbb::global_control::max_allowed_parallelism, std::size_t(opt.threads));
+  limit.emplace(tbb::global_control::max_allowed_parallelism, std::size_t(opt.threads));
   const int max_seeds = opt.max_seeds;
   tables::BuildProgress status;
   const auto t0 = std::chrono::steady_clock::now();
@@ -81,46 +82,98 @@ int cmd_build(const Args& args) {
   return 0;
 }
 
+namespace {
+
+nlohmann::json probe_json(const Position& p, const ProbeResult& r) {
+  nlohmann::json moves = nlohmann::json::array();
+  for (const ProbedMove& m : r.moves) moves.push_back({{"move", m.pit}, {"value", m.value}, {"result", outcome_name(outcome_of(m.value))}});
+  return {{"position", format_position(p)},
+          {"value", r.value},
+          {"result", outcome_name(r.outcome)},
+          {"board_value", r.value - p.store_difference()},
+          {"best_move", r.best_move ? nlohmann::json(r.best_move) : nlohmann::json(nullptr)},
+          {"moves", moves}};
+}
+
+// Batch probing: a position a line on stdin, a JSON object a line on stdout
+// (blank lines and lines starting with '#' are skipped).  A line that cannot
+// be probed gets {"line", "input", "error"} and the rest go on; the exit
+// status is then 2, with one line on stderr counting them.
+int probe_stream(const TableProber& tables) {
+  std::string text;
+  std::uint64_t line = 0, refused = 0, first_refused = 0;
+  std::string first_error;
+  while (std::getline(std::cin, text)) {
+    ++line;
+    if (text.empty() || text[0] == '#') continue;
+    if (text.back() == '\r') text.pop_back();
+    nlohmann::json out;
+    Position p;
+    ProbeAnswer a;
+    try {
+      p = parse_position(text);
+      a = tables.probe(p);
+    } catch (const InputError& e) {
+      a.error = e.what();
+    }
+    if (a) {
+      out = probe_json(p, *a.result);
+    } else {
+      out = {{"line", line}, {"input", text}, {"error", a.error}};
+      if (!refused++) {
+        first_refused = line;
+        first_error = a.error;
+      }
+    }
+    with_version(out);
+    std::cout << out.dump() << std::endl;
+  }
+  if (refused)
+    throw InputError(std::to_string(refused) + " of the input lines could not be probed (the first, line " +
+                     std::to_string(first_refused) + ": " + first_error + ")");
+  return 0;
+}
+
+}  // namespace
+
 int cmd_probe(const Args& args) {
-  po::options_description desc("probe: value and best move of a position from endgame tables");
-  add_game_options(desc);
+  po::options_description desc("probe: value and best move of a position from endgame tables (the ruleset is the tables')");
+  add_game_options(desc, "kalah", true);
   desc.add_options()("tables", po::value<std::string>()->required(), "table directory");
   po::variables_map vm;
-  if (!parse_args("mancala probe", "--tables DIR --position P [--game G] [ruleset options] [--json]", desc, args, vm)) return 0;
-  const GameSetup g = game_setup(vm);
-  // The tables hold boards without burnt holes (a Congkak round's start):
-  // the rank of a board with some would name another board's value.
-  if (g.position.burnt)
-    throw InputError("the tables cover only positions without burnt holes, and this one has some ('x'); "
-                     "mancala solve values it without probing");
-  const solver::DirectoryTables tables(vm["tables"].as<std::string>(), g.rules, g.position.m());
-  const Position& p = g.position;
-  if (p.board_seeds() > tables.max_seeds())
-    throw InputError("the position has " + std::to_string(p.board_seeds()) + " seeds on the board; the tables reach " +
-                     std::to_string(tables.max_seeds()));
-  int board_value = 0;
-  tables.probe(p, board_value);
-  // Best move: one ply over the table values (seeds never increase).
-  int best_move = 0;
-  nlohmann::json moves = nlohmann::json::array();
-  const int before = p.store_difference();
-  for (int pit : pit_numbers(legal_moves(g.rules, p))) {
-    Position c = p;
-    const MoveResult r = apply_move(g.rules, c, pit);
-    int cv = 0;
-    if (!r.game_over) tables.probe(c, cv);
-    const int mv = before + move_value(r.extra_turn, move_gain(c, r.extra_turn, before), cv);
-    moves.push_back({{"move", pit}, {"value", mv}});
-    if (!best_move && mv == before + board_value) best_move = pit;
+  if (!parse_args("mancala probe",
+                  "--tables DIR [--position P | --pits m --seeds n] [--moves LIST] [--json]\n"
+                  "       mancala probe --tables DIR < positions    (one position a line; one JSON object a line)",
+                  desc, args, vm))
+    return 0;
+  std::string error;
+  const auto tables = TableProber::open(vm["tables"].as<std::string>(), error);
+  if (!tables) throw InputError(error);
+  if (ruleset_given(vm)) {
+    const Ruleset asked = ruleset_setup(vm);
+    if (asked != tables->rules())
+      throw InputError("the tables were built for ruleset '" + tables->rules().digest() + "', not '" + asked.digest() + "'");
   }
-  const int value = before + board_value;
+  if (!vm.count("position") && !vm.count("pits") && !vm.count("seeds")) {
+    if (vm.count("moves")) throw InputError("--moves needs a position (--position, or --pits and --seeds)");
+    return probe_stream(*tables);
+  }
+  if (!vm.count("position") && !vm.count("pits"))
+    throw InputError("--seeds needs --pits with probe (the tables are for " + std::to_string(tables->pits_per_side()) + " pits a side)");
+  const GameSetup g = game_setup_for(vm, tables->rules());
+  const ProbeAnswer a = tables->probe(g.position);
+  if (!a) throw InputError(a.error);
+  const ProbeResult& r = *a.result;
   if (vm["json"].as<bool>()) {
-    print_json({{"position", format_position(p)}, {"ruleset", g.rules.digest()}, {"value", value}, {"board_value", board_value},
-                {"best_move", best_move ? nlohmann::json(best_move) : nlohmann::json(nullptr)}, {"moves", moves}});
+    nlohmann::json j = probe_json(g.position, r);
+    j["ruleset"] = tables->rules().digest();
+    print_json(j);
     return 0;
   }
-  std::cout << "value      " << value << "\nbest move  " << (best_move ? std::to_string(best_move) : "none: the game is over")
-            << "\n";
+  std::cout << "position   " << format_position(g.position) << "  (" << tables->rules().digest() << ")\n"
+            << "value      " << r.value << "  (" << outcome_name(r.outcome) << " for the player to move)\n"
+            << "best move  " << (r.best_move ? std::to_string(r.best_move) : "none: the game is over") << "\n";
+  for (const ProbedMove& m : r.moves) std::cout << "  move " << m.pit << "  value " << m.value << "\n";
   return 0;
 }
 

@@ -10,11 +10,19 @@
 
 namespace mancala::solver::detail {
 
-// Raised to abandon a search: another thread finished the same test first.
+// Raised to abandon a search: another thread finished the same test first,
+// or (`external`, SolveOptions::stop) the solver's caller asked it to stop.
 struct StopFlag {
   std::atomic<bool> raised{false};
-  bool any() const { return raised.load(std::memory_order_relaxed); }
+  const std::atomic<bool>* external = nullptr;
+  bool any() const {
+    return raised.load(std::memory_order_relaxed) || (external && external->load(std::memory_order_relaxed));
+  }
 };
+
+// Thrown out of a search (and out of the solve's principal variation) when
+// the caller's stop flag was raised: nothing the aborted search saw is used.
+struct SearchStopped {};
 
 // Nodes that some thread is searching right now (ABDADA's "busy" mark).  It
 // only steers the threads apart, it never decides a value: a lost or

@@ -4,6 +4,7 @@
 // levels.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 
@@ -26,9 +27,11 @@ class LevelValuesProbe final : public LevelTables {
  public:
   LevelValuesProbe(int pits_per_side, int top) : values_(pits_per_side, top) {}
 
-  // Builds the levels up to `top`, telling on_level(k) before level k.
+  // Builds the levels up to `top`, telling on_level(k) before level k;
+  // throws tables::BuildStopped when `stop` (optional) is raised meanwhile.
   template <class OnLevel>
-  void build(int top, const OnLevel& on_level) {
+  void build(int top, const OnLevel& on_level, const std::atomic<bool>* stop) {
+    values_.stop_when(stop);
     while (values_.built_seeds() < top) {
       on_level(values_.built_seeds() + 1);
       values_.build_next();
@@ -69,11 +72,13 @@ class LevelTableCache {
   // `pits_per_side` pits a side in place of the ones kept, telling
   // on_level(k) before level k.  The old levels are freed first, so that the
   // two never take memory together.
+  // A build stopped by `stop` throws tables::BuildStopped and keeps nothing.
   template <class R, class OnLevel>
-  const LevelTables& build(const Ruleset& rules, int pits_per_side, int top, const OnLevel& on_level) {
+  const LevelTables& build(const Ruleset& rules, int pits_per_side, int top, const OnLevel& on_level,
+                           const std::atomic<bool>* stop = nullptr) {
     levels_.reset();
     auto levels = std::make_unique<LevelValuesProbe<R>>(pits_per_side, top);
-    levels->build(top, on_level);
+    levels->build(top, on_level, stop);
     rules_ = rules;
     levels_ = std::move(levels);
     return *levels_;

@@ -17,10 +17,10 @@
 namespace mancala::solver::detail {
 
 // A line of moves (1-based pits) from p that each keep the exact board value
-// `value` of p.
+// `value` of p, appended to `pv` (so that a search stopped part-way, which
+// throws SearchStopped, leaves the moves proven so far).
 template <class R>
-std::vector<int> principal_variation(Position p, int value, SharedState& shared) {
-  std::vector<int> pv;
+void principal_variation(Position p, int value, SharedState& shared, std::vector<int>& pv) {
   // Oware lines that keep the value can go round a cycle for ever: stop at
   // the first repeated position (endless play from there).
   std::vector<std::pair<std::uint64_t, Side>> seen;
@@ -66,7 +66,6 @@ std::vector<int> principal_variation(Position p, int value, SharedState& shared)
     }
     if (!found) break;  // cannot happen for an exact value; stop rather than loop
   }
-  return pv;
 }
 
 }  // namespace mancala::solver::detail

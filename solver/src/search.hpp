@@ -307,16 +307,22 @@ class Worker {
 // One null-window (or any-window) search of the root by every thread at
 // once (ABDADA), sharing the transposition table; the first thread to finish
 // has the exact answer and stops the others.  Aborted searches store
-// nothing, so the value never depends on the number of threads.
+// nothing, so the value never depends on the number of threads.  A search
+// the caller stopped (SolveOptions::stop) throws SearchStopped.
 template <class R, int Width>
 int search_root_with(SharedState& shared, const Position& p, int alpha, int beta, int depth) {
   const std::uint64_t key = shared.key(p);
   if (shared.threads == 1) {
-    Worker<R, Width> w(shared, nullptr);
+    StopFlag stop;
+    stop.external = shared.stop;
+    Worker<R, Width> w(shared, shared.stop ? &stop : nullptr);
     bool tainted = false;
-    return w.search(p, key, alpha, beta, 0, depth, tainted);
+    const int v = w.search(p, key, alpha, beta, 0, depth, tainted);
+    if (w.aborted()) throw SearchStopped();
+    return v;
   }
   StopFlag stop;
+  stop.external = shared.stop;
   std::atomic<bool> have{false};
   int value = 0;
   std::exception_ptr failure;
@@ -338,6 +344,7 @@ int search_root_with(SharedState& shared, const Position& p, int alpha, int beta
   group.wait();
   shared.busy.clear();
   if (failure) std::rethrow_exception(failure);
+  if (!have) throw SearchStopped();  // every thread was stopped by the caller
   return value;
 }
 

@@ -56,6 +56,7 @@ struct SharedState {
   std::vector<const std::int8_t*> level_base;  // tables->level_values(root width, k), or empty
   int threads;
   int marks_above_tables;  // SolveOptions::parallel_marks_above_tables
+  const std::atomic<bool>* stop = nullptr;  // SolveOptions::stop
   BusyNodes busy;
   std::atomic<std::uint64_t> nodes{0};
 };

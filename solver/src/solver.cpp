@@ -44,6 +44,10 @@ struct Solver::Impl {
   std::atomic<int> lower{0}, upper{0}, testing{0}, tests{0}, table_level{-1}, table_top{-1}, deepening{-1};
   std::atomic<bool> building_tables{false};
   std::atomic<std::uint64_t> finished_nodes{0};
+  // When the search of the running solve started (steady clock, ns; 0
+  // while its level tables are built), for the progress line's rate.
+  std::atomic<std::int64_t> search_started{0};
+  bool last_stopped = false;
   // In-memory level tables of the last solve.
   detail::LevelTableCache level_tables;
 
@@ -154,11 +158,20 @@ struct Solver::Impl {
     return schedule.value();
   }
 
+  static std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
+
   template <class R>
   SolveResult solve(const Position& p) {
     const auto t0 = std::chrono::steady_clock::now();
     SharedState shared(tt, index_for(p), options.threads, options.parallel_marks_above_tables);
     shared.north_key_bit = north_key_bit_for(p);
+    shared.stop = options.stop;
+    // Until a test says more: every seed on the board may go either way.
+    lower = p.store_difference() - p.board_seeds();
+    upper = p.store_difference() + p.board_seeds();
+    search_started = 0;
     // Endgame tables, in files or in memory, hold the boards without burnt
     // holes: a Congkak position with burnt holes is searched without them
     // (its board alone would name a different position in them).
@@ -177,27 +190,49 @@ struct Solver::Impl {
     // searches run in it), so that two solvers, or a solve beside a table
     // build, never clamp each other as a process-wide limit would.
     tbb::task_arena arena(options.threads);
+    bool exact = false;
     arena.execute([&] {
-      if (!files && !p.burnt) {
-        const int top = detail::level_table_top(*index, p.board_seeds(), detail::Worker<R>::kCycles, options);
-        if (top >= 0) {
-          // More levels than needed serve too, unless the caller fixed the count.
-          const detail::LevelTables* levels = level_tables.find(rules, p.m(), top, options.level_table_seeds < 0);
-          if (!levels) {
-            building_tables = true;
-            levels = &level_tables.build<R>(rules, p.m(), top, [&](int level) { table_level = level; });
-            building_tables = false;
+      try {
+        if (!files && !p.burnt) {
+          const int top = detail::level_table_top(*index, p.board_seeds(), detail::Worker<R>::kCycles, options);
+          if (top >= 0) {
+            // More levels than needed serve too, unless the caller fixed the count.
+            const detail::LevelTables* levels = level_tables.find(rules, p.m(), top, options.level_table_seeds < 0);
+            if (!levels) {
+              table_top = top;
+              building_tables = true;
+              levels = &level_tables.build<R>(rules, p.m(), top, [&](int level) { table_level = level; }, options.stop);
+              building_tables = false;
+            }
+            table_top = levels->max_seeds();
+            shared.use_tables(levels, p);
           }
-          table_top = levels->max_seeds();
-          shared.use_tables(levels, p);
         }
+        search_started = now_ns();
+        result.board_value = board_value<R>(p, shared, result.test_log);
+        exact = true;
+        lower = upper = p.store_difference() + result.board_value;
+        detail::principal_variation<R>(p, result.board_value, shared, result.pv);
+      } catch (const detail::SearchStopped&) {
+        result.complete = false;
+      } catch (const tables::BuildStopped&) {
+        result.complete = false;
       }
-      result.board_value = board_value<R>(p, shared, result.test_log);
-      result.pv = detail::principal_variation<R>(p, result.board_value, shared);
     });
-    result.value = p.store_difference() + result.board_value;
+    building_tables = false;
+    last_stopped = !result.complete;
+    result.lower = lower.load();
+    result.upper = upper.load();
+    result.value = exact ? p.store_difference() + result.board_value : result.lower;
     result.level_tables = files ? files->max_seeds() : table_top.load();
     result.best_move = result.pv.empty() ? 0 : result.pv.front();
+    if (!result.complete && !result.best_move) {
+      // Not proven: the move the last search found best at the root.
+      Bounds stored{-p.board_seeds(), p.board_seeds(), -1};
+      tt.probe(shared.key(p), stored);  // sets the move from an entry of any depth
+      if (stored.move >= 0 && (R::legal_moves(p) >> stored.move & 1))
+        result.best_move = stored.move + 1;
+    }
     result.nodes = shared.nodes.load();
     result.tests = tests.load();
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -217,6 +252,7 @@ SolveResult Solver::solve(const Position& p) {
 
 std::vector<MoveValue> Solver::analyze(const Position& p) {
   std::vector<MoveValue> out;
+  bool stopped = false;
   dispatch(impl_->rules, [&](auto R) {
     using Rules = decltype(R);
     for (MoveMask rest = Rules::legal_moves(p); rest; rest &= rest - 1) {
@@ -224,16 +260,24 @@ std::vector<MoveValue> Solver::analyze(const Position& p) {
       Position c = p;
       const MoveResult r = Rules::play(c, pit);
       const SolveResult child = impl_->solve<Rules>(c);
+      if (!child.complete) {
+        stopped = true;
+        break;
+      }
       // child.value is from the child's mover's side.
       out.push_back({pit + 1, r.extra_turn ? child.value : -child.value});
     }
   });
   std::stable_sort(out.begin(), out.end(), [](const MoveValue& a, const MoveValue& b) { return a.value > b.value; });
+  impl_->last_stopped = stopped;
   return out;
 }
 
+bool Solver::stopped() const { return impl_->last_stopped; }
+
 SolveStatus Solver::status() const {
   const auto* live = impl_->live_nodes;
+  const std::int64_t started = impl_->search_started.load();
   return {impl_->finished_nodes.load() + (live ? live->load() : 0),
           impl_->lower.load(),
           impl_->upper.load(),
@@ -242,7 +286,8 @@ SolveStatus Solver::status() const {
           impl_->building_tables.load() ? impl_->table_level.load() : -1,
           impl_->table_top.load(),
           impl_->deepening.load(),
-          impl_->options.deepening_depth};
+          impl_->options.deepening_depth,
+          started > 0 ? double(Impl::now_ns() - started) * 1e-9 : 0.0};
 }
 
 }  // namespace mancala::solver

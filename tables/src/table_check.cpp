@@ -26,12 +26,8 @@
 namespace mancala::tables {
 
 DirectoryInfo describe_directory(const std::filesystem::path& dir) {
-  const LevelFiles files = scan_level_files(dir);
-  if (const std::string problem = level_files_problem(dir, files); !problem.empty()) throw TableError(problem);
-  const TableHeader h = read_header(level_path(dir, 0));  // its digest is a known ruleset's (read_header checks)
-  DirectoryInfo info{parse_digest(h.digest), h.pits_per_side, -1};
-  info.max_seeds = TableDirectory(dir, info.rules, info.pits_per_side).max_seeds();
-  return info;
+  const TableDirectory tables(dir);
+  return {tables.rules(), tables.pits_per_side(), tables.max_seeds()};
 }
 
 namespace {

@@ -68,6 +68,21 @@ TableDirectory::TableDirectory(const std::filesystem::path& dir, const Ruleset& 
   for (int k = 0; k <= max_seeds_; ++k) opened_.push_back(std::make_unique<std::once_flag>());
 }
 
+namespace {
+// Level 0's header, whose digest read_header has checked is a known
+// ruleset's, after the directory's level files have been found sound.
+TableHeader level_zero_header(const std::filesystem::path& dir) {
+  const LevelFiles files = scan_level_files(dir);
+  if (const std::string problem = level_files_problem(dir, files); !problem.empty()) throw TableError(problem);
+  return read_header(level_path(dir, 0));
+}
+}  // namespace
+
+TableDirectory::TableDirectory(const std::filesystem::path& dir) : TableDirectory(dir, level_zero_header(dir)) {}
+
+TableDirectory::TableDirectory(const std::filesystem::path& dir, const TableHeader& level_zero)
+    : TableDirectory(dir, parse_digest(level_zero.digest), level_zero.pits_per_side) {}
+
 const MappedLevel& TableDirectory::level(int seeds) const {
   std::call_once(*opened_[std::size_t(seeds)], [&] {
     levels_[std::size_t(seeds)] = std::make_unique<MappedLevel>(level_path(dir_, seeds), rules_, m_, seeds);

@@ -102,6 +102,11 @@ struct SolveOptions {
   // (refused otherwise: the search above missing levels is exponential in
   // their cycles).  For tests of the search's repetition rule on tiny boards.
   bool oware_search_below_levels = false;
+  // The caller's stop request (a signal handler's or a time limit's flag):
+  // once raised, a solve stops within a few thousand nodes, or a range of
+  // boards or a round of a level-table build, and returns what it has
+  // proven (SolveResult::complete false).  Null: never stops early.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // One null-window test of the root: is the value >= `at_least`?  Values are
@@ -116,9 +121,17 @@ struct TestRecord {
 };
 
 struct SolveResult {
+  // False when SolveOptions::stop ended the solve early: then only `lower`,
+  // `upper`, `pv` (the moves proven so far: empty unless lower == upper) and
+  // the unproven `best_move` hold; value and board_value are not a value.
+  bool complete = true;
   int value = 0;        // final store difference, player to move minus opponent
+  int lower = 0, upper = 0;  // proven bounds on it (both = value when complete)
   int board_value = 0;  // value minus the current store difference
-  int best_move = 0;    // 1-based pit, 0 if the game is over
+  // 1-based pit, 0 if the game is over.  Proven (pv's first move) when
+  // complete or pv is not empty; otherwise the best move of the last search
+  // (the transposition table's move at the root), or 0 if none was found.
+  int best_move = 0;
   std::vector<int> pv;  // principal variation, 1-based pits
   std::uint64_t nodes = 0;
   double seconds = 0;
@@ -142,6 +155,7 @@ struct SolveStatus {
   int top_level;       // last level table to build
   int deepening;       // depth of the iterative-deepening search running, -1 in the exact search
   int deepening_depth;  // last depth of iterative deepening
+  double search_seconds;  // time the search has run since the level tables were ready
 };
 
 class Solver {
@@ -152,8 +166,11 @@ class Solver {
 
   // Throws InputError if the position is too large for lossless keys.
   SolveResult solve(const Position& p);
-  // Exact value of every legal move, best first.
+  // Exact value of every legal move, best first.  When SolveOptions::stop
+  // ends it early, it returns the moves solved so far and stopped() is true.
   std::vector<MoveValue> analyze(const Position& p);
+  // Whether the last solve() or analyze() was stopped early.
+  bool stopped() const;
 
   // Safe to call from another thread while solve() runs.
   SolveStatus status() const;

@@ -229,16 +229,24 @@ inline std::int8_t final_value(std::uint32_t c) {
 
 }  // namespace cyclic_detail
 
+// Thrown out of a level's build when its stop flag was raised: the caller
+// (a solver asked to stop) abandons the level, which is then incomplete.
+struct BuildStopped : std::exception {
+  const char* what() const noexcept override { return "the level build was stopped"; }
+};
+
 // Values of level k (all boards with k seeds over 2m pits), given the values
 // of every lower level: lower(seeds) points at that level's values, by rank.
 // `done` (optional) is advanced by the level's size in total as the work
-// proceeds.
+// proceeds.  `stop` (optional): when raised, the build throws BuildStopped
+// at its next round.
 //
 // Updates are batched with prefetches because at a few hundred million
 // positions every one of them is a miss to memory.
 template <class R, class Lower>
 std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int k, const Lower& lower,
-                                            std::atomic<std::uint64_t>* done, CyclicLevelStats* stats = nullptr) {
+                                            std::atomic<std::uint64_t>* done, CyclicLevelStats* stats = nullptr,
+                                            const std::atomic<bool>* stop = nullptr) {
   using namespace cyclic_detail;
   using Rank = std::uint32_t;
   const std::uint64_t size = index.level_size(k);
@@ -248,6 +256,7 @@ std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int 
   auto report = [&](std::uint64_t n) {
     if (done) done->fetch_add(n, std::memory_order_relaxed);
     reported += n;
+    if (stop && stop->load(std::memory_order_relaxed)) throw BuildStopped();
   };
 
   Position blank;

@@ -62,6 +62,10 @@ class LevelValues {
 
   // Positions scanned so far are added here (for progress lines), if set.
   void count_into(std::atomic<std::uint64_t>* counter) { counter_ = counter; }
+  // When `flag` is raised, build_next() throws BuildStopped (cyclic_level.hpp)
+  // soon after (a range of boards, a round of Oware's sweep), and the level
+  // is not added.
+  void stop_when(const std::atomic<bool>* flag) { stop_ = flag; }
 
   // Takes the next level's values as computed elsewhere (a table file).
   void adopt_next(std::vector<Value> values) {
@@ -122,8 +126,10 @@ class LevelValues {
       // of a Kalah(6,15) build's profile; the build went from 3.00 s to
       // 2.49 s on one thread).
       index_.unrank(r.begin(), k, p.pits.data());
-      for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank, index_.next(p.pits.data()))
+      for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank, index_.next(p.pits.data())) {
+        if ((rank & 4095) == 0 && stop_ && stop_->load(std::memory_order_relaxed)) throw BuildStopped();
         if (std::atomic_ref<Value>(level[rank]).load(std::memory_order_relaxed) == kUnknownValue) solve_acyclic<Width>(p, k, rank, level);
+      }
       if (counter_) counter_->fetch_add(r.size(), std::memory_order_relaxed);
     });
   }
@@ -194,7 +200,7 @@ class LevelValues {
     stats.positions = index_.level_size(k);
     CyclicLevelStats cyclic;
     levels_.push_back(solve_cyclic_level<R>(
-        index_, m_, k, [&](int seeds) { return levels_[std::size_t(seeds)].data(); }, counter_, &cyclic));
+        index_, m_, k, [&](int seeds) { return levels_[std::size_t(seeds)].data(); }, counter_, &cyclic, stop_));
     stats.passes = cyclic.rounds;
     if (progress) progress(k, stats.passes);
     return stats;
@@ -204,6 +210,7 @@ class LevelValues {
   BoardIndex index_;
   std::vector<std::vector<Value>> levels_;
   std::atomic<std::uint64_t>* counter_ = nullptr;
+  const std::atomic<bool>* stop_ = nullptr;
 };
 
 }  // namespace mancala::tables

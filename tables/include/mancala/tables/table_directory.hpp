@@ -44,7 +44,10 @@ class TableDirectory {
   // if a file header is unreadable or names another ruleset, board width
   // or level.
   TableDirectory(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side);
+  // The same, with the ruleset and board width read from level 0's header.
+  explicit TableDirectory(const std::filesystem::path& dir);
 
+  const Ruleset& rules() const { return rules_; }
   int max_seeds() const { return max_seeds_; }
   int pits_per_side() const { return m_; }
   // Board value of a mover-relative board with `seeds` <= max_seeds().
@@ -55,6 +58,7 @@ class TableDirectory {
   const MappedLevel& level(int seeds) const;
 
  private:
+  TableDirectory(const std::filesystem::path& dir, const TableHeader& level_zero);
   std::filesystem::path dir_;
   Ruleset rules_;
   int m_;
