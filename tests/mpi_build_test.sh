@@ -62,7 +62,7 @@ for c in "${cases[@]}"; do
     run "$np" build --game "$game" --pits "$pits" --max-seeds "$k" $opts --quiet --out "$work/mpi$i-$np" >"$work/out" 2>"$work/err" \
       || fail "mpirun -np $np mancala-mpi build $c: $(cat "$work/err")"
     same_files "$work/ref$i" "$work/mpi$i-$np" "$k"
-    [ "$(wc -l <"$work/mpi$i-$np/build_times.csv")" = $((k + 1)) ] || fail "build_times.csv of $c: not one row per level"
+    [ "$(wc -l <"$work/mpi$i-$np/build_times.csv")" = $((k + 2)) ] || fail "build_times.csv of $c: not one row per level"
     grep -q "on $np processes" "$work/out" || fail "summary line of $c on $np processes: $(cat "$work/out")"
     [ "$(grep -c '^total' "$work/out")" = 1 ] || fail "rank 0 alone prints: $(cat "$work/out")"
   done
@@ -113,8 +113,8 @@ holds() {
   [ "$(ls "$stopped" | grep -c '^level_[0-9]*\.mtb$')" = "$n" ] || fail "$stopped holds $(ls "$stopped" | tr '\n' ' '), not levels 0..$((n - 1))"
   for ((k = 0; k < n; k++)); do [ -f "$(printf '%s/level_%03d.mtb' "$stopped" "$k")" ] || fail "level $k missing in $stopped"; done
   [ "$(ls "$stopped"/*.tmp 2>/dev/null)" = "$tmp" ] || fail "temporary files in $stopped: $(ls "$stopped"/*.tmp 2>/dev/null), not '$tmp'"
-  [ "$(cut -d, -f3 "$stopped/build_times.csv" | tr '\n' ' ')" = "$(seq -s ' ' 0 $((n - 1))) " ] \
-    || fail "build_times.csv lists levels $(cut -d, -f3 "$stopped/build_times.csv" | tr '\n' ' '), not 0..$((n - 1)) once each"
+  [ "$(tail -n +2 "$stopped/build_times.csv" | cut -d, -f3 | tr '\n' ' ')" = "$(seq -s ' ' 0 $((n - 1))) " ] \
+    || fail "build_times.csv lists levels $(tail -n +2 "$stopped/build_times.csv" | cut -d, -f3 | tr '\n' ' '), not 0..$((n - 1)) once each"
 }
 stop --test-stop-after-level 5  # every rank
 holds 6

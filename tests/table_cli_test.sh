@@ -22,8 +22,10 @@ holds() {
   [ "$(ls "$dir" | grep -c '^level_[0-9]*\.mtb$')" = "$n" ] || fail "$dir holds $(ls "$dir" | tr '\n' ' '), not levels 0..$((n - 1))"
   for ((k = 0; k < n; k++)); do [ -f "$(level "$dir" "$k")" ] || fail "$(level "$dir" "$k") missing"; done
   [ "$(ls "$dir"/*.tmp 2>/dev/null)" = "$tmp" ] || fail "temporary files in $dir: $(ls "$dir"/*.tmp 2>/dev/null), not '$tmp'"
-  [ "$(cut -d, -f3 "$dir/build_times.csv" | tr '\n' ' ')" = "$(seq -s ' ' 0 $((n - 1))) " ] \
-    || fail "build_times.csv of $dir lists levels $(cut -d, -f3 "$dir/build_times.csv" | tr '\n' ' '), not 0..$((n - 1)) once each"
+  [ "$(head -n 1 "$dir/build_times.csv")" = "ruleset,pits_per_side,level,positions,seconds,passes,threads,commit" ] \
+    || fail "build_times.csv of $dir starts with $(head -n 1 "$dir/build_times.csv"), not its header row"
+  [ "$(tail -n +2 "$dir/build_times.csv" | cut -d, -f3 | tr '\n' ' ')" = "$(seq -s ' ' 0 $((n - 1))) " ] \
+    || fail "build_times.csv of $dir lists levels $(tail -n +2 "$dir/build_times.csv" | cut -d, -f3 | tr '\n' ' '), not 0..$((n - 1)) once each"
 }
 # same_as_clean DIR: every level file of the clean build, byte for byte.
 same_as_clean() {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <cerrno>
 #include <cstdlib>
 #include <thread>
@@ -184,6 +185,24 @@ nlohmann::json position_json(const Ruleset& rules, const Position& p) {
   }
   return j;
 }
+
+std::string fixed(double x, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+  return buf;
+}
+
+std::string human(double x) {
+  const char* units[] = {"", "k", "M", "G", "T", "P"};
+  int u = 0;
+  while (x >= 999.95 && u < 5) {
+    x /= 1000;
+    ++u;
+  }
+  return fixed(x, u ? 1 : 0) + units[u];
+}
+
+std::string seconds_text(double s) { return fixed(s, 3) + " s"; }
 
 void with_version(nlohmann::json& j) {
   j["version"] = version();

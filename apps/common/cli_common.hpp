@@ -85,4 +85,12 @@ void with_version(nlohmann::json& j);
 // Prints j (with_version added) as one line on stdout.
 void print_json(nlohmann::json j);
 
+// The number formats of human output, one for each kind of number:
+// x with `digits` decimals (seconds: 3 in results, 0 in progress lines),
+std::string fixed(double x, int digits);
+// counts in progress lines, with an SI prefix: 950, 12.0k, 3.4M, 1.2G,
+std::string human(double x);
+// and durations in results: "12.345 s".
+std::string seconds_text(double s);
+
 }  // namespace mancala::cli

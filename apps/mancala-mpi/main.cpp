@@ -84,10 +84,8 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
   {
     ProgressLine progress(comm.root() && ProgressLine::wanted(opt.quiet), [&](double t) {
       const double done = double(status.positions_done.load()), total = double(status.positions_total.load());
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "build: level %d of %d, %.3g of %.3g positions, %d processes, %.1f s",
-                    status.level.load(), max_seeds, done, total, comm.size(), t);
-      return std::string(buf);
+      return "build: level " + std::to_string(status.level.load()) + " of " + std::to_string(max_seeds) + ", " + human(done) +
+             " of " + human(total) + " positions, " + std::to_string(comm.size()) + " processes, " + fixed(t, 0) + " s";
     });
     built = mpi::build_tables_distributed(comm, opt.out, opt.game.rules, opt.game.position.m(), max_seeds, &status, &figures,
                                           &hooks);
@@ -123,13 +121,9 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
                 {"values_requested_total", requested_total}});
     return 0;
   }
-  char buf[64];
-  for (const auto& b : built) {
-    std::snprintf(buf, sizeof buf, "%.1f s", b.seconds);
-    std::cout << "level " << b.seeds << "  " << b.positions << " positions  " << (b.reused ? std::string("reused") : buf) << "\n";
-  }
-  std::snprintf(buf, sizeof buf, "%.1f s", seconds);
-  std::cout << "total " << total << " positions in " << buf << " on " << comm.size() << " processes\n";
+  for (const auto& b : built)
+    std::cout << "level " << b.seeds << "  " << b.positions << " positions  " << (b.reused ? std::string("reused") : seconds_text(b.seconds)) << "\n";
+  std::cout << "total " << total << " positions in " << seconds_text(seconds) << " on " << comm.size() << " processes\n";
   return 0;
 }
 

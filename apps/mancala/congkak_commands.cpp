@@ -158,7 +158,7 @@ int solve_entry(const po::variables_map& vm, const GameSetup& g, const CongkakOp
   std::cout << "entry      " << i << "," << j << " of " << format_position(g.position) << "  (" << g.rules.digest() << ")\n"
             << "value      " << decimal(v) << "  (expected final store difference for South)\n"
             << "states     " << c.states << " opening states, " << c.positions_solved << " positions solved after the opening\n"
-            << "seconds    " << fixed(seconds, 3) << "\n";
+            << "seconds    " << seconds_text(seconds) << "\n";
   return 0;
 }
 
@@ -369,7 +369,7 @@ int cmd_opening(const Args& args) {
             << "states     " << sol.counts.states << " opening states, " << sol.counts.simultaneous
             << " simultaneous decisions, " << sol.counts.positions_solved << " positions solved after the opening\n"
             << "nodes      " << sol.counts.nodes << "  (and " << seq.nodes << " for the sequential value)\n"
-            << "seconds    " << fixed(seconds, 3) << "\n";
+            << "seconds    " << seconds_text(seconds) << "\n";
   return 0;
 }
 
@@ -475,7 +475,7 @@ int cmd_match(const Args& args) {
   std::cout << "  " << sol.line_end << "\n"
             << "searches   " << sol.round_searches << " round searches in " << sol.passes << " passes, " << sol.nodes
             << " nodes\n"
-            << "seconds    " << fixed(sol.seconds, 3) << "\n";
+            << "seconds    " << seconds_text(sol.seconds) << "\n";
   return 0;
 }
 

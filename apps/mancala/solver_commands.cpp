@@ -93,7 +93,7 @@ int cmd_solve(const Args& args) {
                   {"threads", options.threads}});
     } else {
       std::cout << "position   " << format_position(g.position) << "  (" << g.rules.digest() << ")\n"
-                << "stopped    by " << stop.reason() << " after " << fixed(r.seconds, 3) << " s\n"
+                << "stopped    by " << stop.reason() << " after " << seconds_text(r.seconds) << "\n"
                 << "value      " << (exact ? std::to_string(r.lower) : "in [" + std::to_string(r.lower) + ", " + std::to_string(r.upper) + "]")
                 << "  (proven)\n"
                 << "best move  " << (r.best_move ? std::to_string(r.best_move) : std::string("none found yet"))
@@ -133,7 +133,7 @@ int cmd_solve(const Args& args) {
             << "best move  " << (r.best_move ? std::to_string(r.best_move) : std::string("none: the game is over")) << "\n"
             << "pv         " << join(r.pv) << "\n"
             << "nodes      " << r.nodes << "\n"
-            << "seconds    " << fixed(r.seconds, 3) << "\n";
+            << "seconds    " << seconds_text(r.seconds) << "\n";
   return 0;
 }
 
@@ -169,7 +169,7 @@ int cmd_analyze(const Args& args) {
                   {"stopped_by", stop.reason()}, {"moves", list}, {"unsolved_moves", unsolved},
                   {"nodes", solver.status().nodes}, {"seconds", seconds}});
     } else {
-      std::cout << "stopped by " << stop.reason() << " after " << fixed(seconds, 3) << " s; unsolved moves: " << join(unsolved) << "\n";
+      std::cout << "stopped by " << stop.reason() << " after " << seconds_text(seconds) << "; unsolved moves: " << join(unsolved) << "\n";
       for (const auto& m : moves) std::cout << "move " << m.move << "  value " << m.value << "  " << result_name(m.value) << "\n";
     }
     return kStoppedStatus;

@@ -1,6 +1,5 @@
 #include "solver_options.hpp"
 
-#include <cstdio>
 
 namespace mancala::cli {
 
@@ -43,22 +42,6 @@ std::string join(const std::vector<int>& v) {
     s += std::to_string(v[i]);
   }
   return s;
-}
-
-std::string fixed(double x, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-  return buf;
-}
-
-std::string human(double x) {
-  const char* units[] = {"", "k", "M", "G", "T"};
-  int u = 0;
-  while (x >= 1000 && u < 4) {
-    x /= 1000;
-    ++u;
-  }
-  return fixed(x, u ? 1 : 0) + units[u];
 }
 
 }  // namespace mancala::cli

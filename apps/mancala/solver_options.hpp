@@ -21,9 +21,5 @@ solver::SolveOptions solver_options(const po::variables_map& vm);
 // "win", "loss" or "draw" for the player a value belongs to.
 const char* result_name(int value);
 std::string join(const std::vector<int>& v);
-// x with `digits` decimals.
-std::string fixed(double x, int digits);
-// 3.4M, 12.0k: counts for progress lines.
-std::string human(double x);
 
 }  // namespace mancala::cli

@@ -20,12 +20,6 @@
 namespace mancala::cli {
 
 namespace {
-std::string seconds_text(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f s", s);
-  return buf;
-}
-
 // A problem as one line (a path or a digest read from a file may hold any
 // byte), as main() does for errors.
 std::string one_line(const std::string& text) {
@@ -52,14 +46,15 @@ int cmd_build(const Args& args) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<tables::BuiltLevel> built;
   {
-    // "level 17 of 20, 1.2e8 of 3.4e8 positions, 2.1e6 positions/s, 35.0 s, ~104 s left"
+    // "level 17 of 20, 120.0M of 340.0M positions, 2.1M positions/s, 35 s, ~104 s left".  The
+    // time left assumes the rate so far, which falls as the levels grow
+    // (their boards have more moves and miss the cache more): a lower bound.
     ProgressLine progress(ProgressLine::wanted(opt.quiet), [&](double t) {
       const double done = double(status.positions_done.load()), total = double(status.positions_total.load());
       const double rate = t > 0 ? (done - double(status.positions_reused.load())) / t : 0;
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "build: level %d of %d, %.3g of %.3g positions, %.3g positions/s, %.1f s, ~%.0f s left",
-                    status.level.load(), max_seeds, done, total, rate, t, rate > 0 ? (total - done) / rate : 0.0);
-      return std::string(buf);
+      return "build: level " + std::to_string(status.level.load()) + " of " + std::to_string(max_seeds) + ", " + human(done) +
+             " of " + human(total) + " positions, " + human(rate) + " positions/s, " + fixed(t, 0) + " s" +
+             (rate > 0 ? ", ~" + fixed((total - done) / rate, 0) + " s left" : "");
     });
     built = tables::build_tables(opt.out, g.rules, g.position.m(), max_seeds, &status, &hooks);
   }

@@ -1,5 +1,8 @@
 #include "mancala/tables/table_build.hpp"
 
+#include <tbb/task_arena.h>
+
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -16,6 +19,7 @@
 #include <utility>
 
 #include "mancala/error.hpp"
+#include "mancala/version.hpp"
 #include "mancala/position.hpp"
 #include "mancala/rules.hpp"
 #include "mancala/tables/board_index.hpp"
@@ -195,7 +199,11 @@ void append_build_time(const std::filesystem::path& dir, const Ruleset& rules, i
     throw InputError(file.string() + " is not a regular file");
   }
   std::ostringstream row;  // the formatting of the std::ofstream this replaced
-  row << rules.digest() << "," << pits_per_side << "," << seeds << "," << positions << "," << seconds << "," << passes << "\n";
+  // A new file starts with its header row (files from before it have none;
+  // readers skip every row that does not start with the ruleset).
+  if (st.st_size == 0) row << kBuildTimesHeader << "\n";
+  row << rules.digest() << "," << pits_per_side << "," << seeds << "," << positions << "," << seconds << "," << passes << ","
+      << tbb::this_task_arena::max_concurrency() << "," << source_commit() << "\n";
   const std::string text = row.str();
   const bool ok = ::write(fd, text.data(), text.size()) == ssize_t(text.size());
   const int e = errno;

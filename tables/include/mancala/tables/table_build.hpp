@@ -73,8 +73,14 @@ class BuildLock {
 [[nodiscard]] BuildLock prepare_build(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
                                       int max_seeds, std::uint64_t memory_per_process, int processes_per_node = 1);
 
-// Appends one row (ruleset, pits, level, positions, seconds, passes) to
-// dir/build_times.csv, the file `mancala info` reads build times from.
+// build_times.csv's columns: the ruleset digest, pits a side, the level,
+// its positions, the seconds its build took, its passes, the threads the
+// build ran on (per process) and the commit of the build.
+inline constexpr const char* kBuildTimesHeader = "ruleset,pits_per_side,level,positions,seconds,passes,threads,commit";
+
+// Appends one row (kBuildTimesHeader's columns; the header row first when
+// the file is new) to dir/build_times.csv, the file `mancala info` reads
+// build times from.
 // Throws InputError when it is not a regular file or cannot be written.
 void append_build_time(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
                        std::uint64_t positions, double seconds, int passes);
