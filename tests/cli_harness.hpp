@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -111,10 +112,11 @@ inline std::string describe(const RunResult& r) {
   return os.str();
 }
 
-// Runs MANCALA_BIN with exactly `args` (no shell), stdin from /dev/null;
-// captures stdout, stderr and the exit status.  A process still running after
-// `timeout` is killed and reported as timed out.
-inline RunResult run_mancala(const Args& args, std::chrono::milliseconds timeout = kDefaultTimeout) {
+// Runs MANCALA_BIN with exactly `args` (no shell), stdin from `stdin_path`
+// (/dev/null unless given); captures stdout, stderr and the exit status.  A
+// process still running after `timeout` is killed and reported as timed out.
+inline RunResult run_mancala(const Args& args, std::chrono::milliseconds timeout = kDefaultTimeout,
+                             const std::string& stdin_path = "/dev/null") {
   RunResult r;
   r.args = args;
   int out_pipe[2];
@@ -132,7 +134,7 @@ inline RunResult run_mancala(const Args& args, std::chrono::milliseconds timeout
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, stdin_path.c_str(), O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
 
@@ -254,6 +256,26 @@ inline bool mentions(const std::string& text, const std::string& keyword) {
 
 inline bool ended_normally(const RunResult& r) { return r.spawn_error.empty() && !r.timed_out && r.term_signal == 0; }
 
+// The same with `input` on stdin (through a temporary file, so that the
+// program sees a regular file, not a terminal: a scripted session).
+inline RunResult run_mancala_input(const Args& args, const std::string& input,
+                                   std::chrono::milliseconds timeout = kDefaultTimeout) {
+  std::string path = (std::filesystem::temp_directory_path() / "mancala_cli_stdin_XXXXXX").string();
+  const int fd = mkstemp(path.data());
+  if (fd < 0) {
+    RunResult r;
+    r.args = args;
+    r.spawn_error = std::string("mkstemp: ") + std::strerror(errno);
+    return r;
+  }
+  const bool written = write(fd, input.data(), input.size()) == ssize_t(input.size());
+  close(fd);
+  RunResult r = written ? run_mancala(args, timeout, path) : RunResult{};
+  if (!written) r.spawn_error = "cannot write the input file";
+  unlink(path.c_str());
+  return r;
+}
+
 // The user-error contract, each part its own assertion.
 inline void expect_user_error(const RunResult& r, const std::vector<std::string>& keywords) {
   SCOPED_TRACE(describe(r));
@@ -281,9 +303,9 @@ inline void expect_success(const RunResult& r) {
 }
 
 // Runs a command that must succeed with --json and returns its one object.
-inline json run_json(Args args) {
+inline json run_json(Args args, std::chrono::milliseconds timeout = kDefaultTimeout) {
   args.push_back("--json");
-  const RunResult r = run_mancala(args);
+  const RunResult r = run_mancala(args, timeout);
   expect_success(r);
   SCOPED_TRACE(describe(r));
   EXPECT_EQ(lines_of(r.out).size(), 1u) << "--json prints exactly one line";

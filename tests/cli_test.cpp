@@ -46,7 +46,22 @@ struct CommandSpec {
   Args small_board = {};  // added when no --position is given (keeps solver calls fast)
   Args setup = {};        // a mancala command run first (e.g. building the tables it reads)
   bool output_is_json_lines = false;  // its plain output is JSON lines too (batch)
+  // --json prints one object an event (play), the first one echoing the
+  // position: the tests read that first object.
+  bool json_events = false;
 };
+
+// The command's --json object, or with json_events its first event.
+json command_json(const CommandSpec& c, Args args) {
+  if (!c.json_events) return run_json(args);
+  args.push_back("--json");
+  const RunResult r = run_mancala(args, 60s);
+  expect_success(r);
+  const auto lines = lines_of(r.out);
+  EXPECT_FALSE(lines.empty()) << describe(r);
+  for (const auto& line : lines) EXPECT_TRUE(json::parse(line, nullptr, false).is_object()) << line;
+  return lines.empty() ? json::object() : json::parse(lines.front(), nullptr, false);
+}
 
 // A table directory private to this test process.
 const std::string& cli_tables() {
@@ -112,6 +127,9 @@ const std::vector<CommandSpec>& commands() {
       {"match", {"--pits", "2", "--seeds", "2"},
        {"ruleset", "value", "value_exact", "states", "line", "line_end", "passes", "nodes", "seconds"}, false},
       // --all: the manifest's one command even when the tests run in a Slurm array task.
+      {"play", {"--side", "none", "--tt-mb", "16"},
+       {"position", "ruleset", "to_move", "legal_moves", "version", "schema_version"}, true, "position",
+       {"--pits", "3", "--seeds", "2"}, {}, false, true},
       {"batch", {"--manifest", cli_manifest(), "--all"},
        {"command", "line", "index", "exit_status", "commit", "host", "threads", "seconds", "peak_rss_mib", "started",
         "position", "legal_moves"},
@@ -148,6 +166,8 @@ TEST(CliTopLevel, EveryCommandInTheUsageHasARowInTheCommandTable) {
   for (const auto& line : lines_of(r.out)) {
     if (line == "Commands:") {
       in_commands = true;
+    } else if (line.empty()) {
+      in_commands = false;  // the exit statuses follow
     } else if (in_commands && line.rfind("  ", 0) == 0) {
       std::istringstream words(line);
       std::string name;
@@ -228,8 +248,10 @@ TEST_P(CliCommand, PlainOutputSucceeds) {
 TEST_P(CliCommand, JsonIsOneObjectWithTheExpectedKeys) {
   const CommandSpec& c = GetParam();
   if (!c.setup.empty()) run_mancala(c.setup);
-  const json j = run_json(cat(cat({c.name}, c.required), c.small_board));
+  const json j = command_json(c, cat(cat({c.name}, c.required), c.small_board));
   for (const auto& key : c.json_keys) EXPECT_TRUE(j.contains(key)) << c.name << " --json lacks '" << key << "': " << j.dump();
+  for (const std::string key : {"version", "schema_version", "commit"})
+    EXPECT_TRUE(j.contains(key)) << c.name << " --json lacks '" << key << "': " << j.dump();
 }
 
 TEST_P(CliCommand, RejectsUnknownOption) {
@@ -272,7 +294,7 @@ TEST_P(CliCommand, NorthToMovePositionRoundTrips) {
   if (!c.setup.empty()) run_mancala(c.setup);
   if (!c.game_options) GTEST_SKIP() << "no game options";
   const std::string north = "1,2,3/3,2,1 3-4 n";
-  const json j = run_json(cat(cat({c.name}, c.required), {"--position", north}));
+  const json j = command_json(c, cat(cat({c.name}, c.required), {"--position", north}));
   EXPECT_EQ(j.value(c.given_position_key, std::string()), north) << j.dump();
 }
 
@@ -680,7 +702,7 @@ std::vector<UserErrorCase> user_error_cases() {
       // --- solver options
       {"SolveTtBeyondMemory", {"solve", "--pits", "2", "--seeds", "1", "--tt-mb", "100000000"}, {"transposition table", "memory"}},
       {"SolveTtZero", {"solve", "--pits", "2", "--seeds", "1", "--tt-mb", "0"}, {"--tt-mb"}},
-      {"SolveThreads0", {"solve", "--pits", "2", "--seeds", "1", "--threads", "0"}, {"--threads"}},
+      {"SolveThreadsNegative", {"solve", "--pits", "2", "--seeds", "1", "--threads", "-1"}, {"--threads"}},
       {"SolveDeepeningNegative", {"solve", "--pits", "2", "--seeds", "1", "--deepening", "-1"}, {"--deepening"}},
       {"SolveDeepeningTooDeep", {"solve", "--pits", "2", "--seeds", "1", "--deepening", "255"}, {"--deepening", "254"}},
 

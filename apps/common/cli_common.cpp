@@ -138,6 +138,12 @@ int available_cpus() {
   return int(std::max(1u, std::thread::hardware_concurrency()));
 }
 
+ThreadAllowance::ThreadAllowance(int threads) {
+  if (std::size_t(threads) > tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism))
+    control_ = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, std::size_t(threads));
+}
+ThreadAllowance::~ThreadAllowance() = default;
+
 int threads_option(const po::variables_map& vm) {
   const int n = int(int_option(vm, "threads", 0, 1024));
   return n == 0 ? available_cpus() : n;

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <tbb/global_control.h>
+
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -69,6 +72,21 @@ void add_threads_option(po::options_description& desc, const std::string& what);
 int threads_option(const po::variables_map& vm);
 // What 0 stands for.
 int available_cpus();
+
+// Lets TBB run `threads` threads of the solver even beyond the machine's
+// cores (TBB's default cap is the core count: it would warn on stderr and
+// run fewer).  Held by a command for as long as it computes; the only
+// process-wide TBB setting, so it lives in the program, not the libraries.
+class ThreadAllowance {
+ public:
+  explicit ThreadAllowance(int threads);
+  ~ThreadAllowance();
+  ThreadAllowance(const ThreadAllowance&) = delete;
+  ThreadAllowance& operator=(const ThreadAllowance&) = delete;
+
+ private:
+  std::unique_ptr<tbb::global_control> control_;
+};
 
 // The non-negative number of seconds of the option --NAME (declared as
 // po::value<double>), checked to lie in (0, hi]; throws InputError naming the

@@ -263,6 +263,7 @@ int cmd_opening(const Args& args) {
   // (a solver's threads would cost more in starting than they save).
   std::optional<solver::DirectoryTables> tables;
   const solver::SolveOptions options = opening_solver_options(vm, g, tables);
+  const ThreadAllowance allowance(options.threads);
   solver::SolveOptions leaf_options = options;
   leaf_options.threads = 1;
   std::atomic<int> done{0}, total{0};

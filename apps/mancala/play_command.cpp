@@ -4,6 +4,8 @@
 // typing a pit number, `hint` (the exact value of every legal move), `undo`
 // (back to the human's previous turn) or `quit`, one a line.  The engine
 // answers with a best move of the exact solver (--tables makes it faster).
+// A position that repeats (Oware's endless play) ends the game with the
+// seeds on the board shared evenly, as the solver values it.
 //
 // At a terminal a refused line (an illegal move, an unknown word) is
 // explained and asked again.  From a pipe (a scripted game) it ends the
@@ -48,6 +50,16 @@ class Game {
   int run() {
     show();
     while (!is_terminal(rules_, now())) {
+      if (repeated()) {
+        // Oware's endless play: the rules share the seeds left on the board
+        // evenly, which is the value the solver gives a repetition.
+        const int south = now().to_move == Side::South ? now().store_difference() : -now().store_difference();
+        event({{"event", "end"}, {"position", format_position(now())}, {"by", "repetition"}, {"south_minus_north", south},
+               {"winner", south > 0 ? "south" : south < 0 ? "north" : "draw"}},
+              "game over: the position repeats, so the seeds on the board are shared evenly; south's store minus north's " +
+                  std::to_string(south));
+        return 0;
+      }
       if (!human_ || now().to_move != *human_) {
         engine_move();
         continue;
@@ -82,7 +94,7 @@ class Game {
     const int value = terminal_value(end);  // for the player to move at the end
     const int south = end.to_move == Side::South ? value : -value;
     const std::string winner = south > 0 ? "south" : south < 0 ? "north" : "draw";
-    event({{"event", "end"}, {"position", format_position(end)}, {"south_minus_north", south}, {"winner", winner}},
+    event({{"event", "end"}, {"position", format_position(end)}, {"by", "rules"}, {"south_minus_north", south}, {"winner", winner}},
           "game over: south's store minus north's " + std::to_string(south) + " (" +
               (winner == "draw" ? std::string("a draw") : winner + " wins") + ")");
     return 0;
@@ -90,6 +102,11 @@ class Game {
 
  private:
   const Position& now() const { return history_.back(); }
+  bool repeated() const {
+    for (std::size_t i = 0; i + 1 < history_.size(); ++i)
+      if (history_[i] == now()) return true;
+    return false;
+  }
 
   // One event: a JSON line, or text.
   void event(nlohmann::json j, const std::string& text) {
@@ -186,6 +203,7 @@ int cmd_play(const Args& args) {
     tables.emplace(vm["tables"].as<std::string>(), g.rules, g.position.m());
     options.tables = &*tables;
   }
+  const ThreadAllowance allowance(options.threads);
   solver::Solver solver(g.rules, options);  // one table for the whole game: later moves reuse it
   Game game(vm, g, solver);
   return game.run();

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <thread>
 
 #include "commands.hpp"
 #include "mancala/engine.hpp"
@@ -60,8 +61,11 @@ int cmd_solve(const Args& args) {
   po::options_description desc("solve: exact value of a position under perfect play");
   add_game_options(desc, "kalah", true);
   add_solver_options(desc, true);
+  po::options_description hidden;
+  hidden.add_options()("test-stop-after-tests", po::value<int>(),
+                       "test only: stop as --time-limit does once this many exact null-window tests have finished");
   po::variables_map vm;
-  if (!parse_args("mancala solve", kSolveSynopsis, desc, args, vm)) return 0;
+  if (!parse_args("mancala solve", kSolveSynopsis, desc, args, vm, nullptr, &hidden)) return 0;
   const GameSetup g = game_setup(vm);
   solver::SolveOptions options = solver_options(vm);
   std::optional<solver::DirectoryTables> tables;
@@ -69,8 +73,10 @@ int cmd_solve(const Args& args) {
     tables.emplace(vm["tables"].as<std::string>(), g.rules, g.position.m());
     options.tables = &*tables;
   }
+  if (vm.count("test-stop-after-tests")) options.test_stop_after_tests = int(int_option(vm, "test-stop-after-tests", 0, 1000));
   SolveStop stop(time_limit(vm));
   options.stop = stop.flag();
+  const ThreadAllowance allowance(options.threads);
   solver::Solver solver(g.rules, options);
   const solver::SolveResult r = with_progress(vm, solver, [&](solver::Solver& s) { return s.solve(g.position); });
   if (!r.complete) {
@@ -81,7 +87,7 @@ int cmd_solve(const Args& args) {
       print_json({{"position", format_position(g.position)},
                   {"ruleset", g.rules.digest()},
                   {"complete", false},
-                  {"stopped_by", stop.reason()},
+                  {"stopped_by", options.test_stop_after_tests >= 0 ? std::string("test stop") : stop.reason()},
                   {"lower", r.lower},
                   {"upper", r.upper},
                   {"value", exact ? nlohmann::json(r.lower) : nlohmann::json(nullptr)},
@@ -93,7 +99,7 @@ int cmd_solve(const Args& args) {
                   {"threads", options.threads}});
     } else {
       std::cout << "position   " << format_position(g.position) << "  (" << g.rules.digest() << ")\n"
-                << "stopped    by " << stop.reason() << " after " << seconds_text(r.seconds) << "\n"
+                << "stopped    by " << (options.test_stop_after_tests >= 0 ? std::string("test stop") : stop.reason()) << " after " << seconds_text(r.seconds) << "\n"
                 << "value      " << (exact ? std::to_string(r.lower) : "in [" + std::to_string(r.lower) + ", " + std::to_string(r.upper) + "]")
                 << "  (proven)\n"
                 << "best move  " << (r.best_move ? std::to_string(r.best_move) : std::string("none found yet"))
@@ -152,6 +158,7 @@ int cmd_analyze(const Args& args) {
   }
   SolveStop stop(time_limit(vm));
   options.stop = stop.flag();
+  const ThreadAllowance allowance(options.threads);
   solver::Solver solver(g.rules, options);
   const auto t0 = std::chrono::steady_clock::now();
   const auto moves = with_progress(vm, solver, [&](solver::Solver& s) { return s.analyze(g.position); });

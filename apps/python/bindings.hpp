@@ -84,8 +84,15 @@ GameState state_at(const std::shared_ptr<const GameSpec>& game, const std::strin
 // "win", "draw" or "loss" for the player a value belongs to.
 const char* result_name(int value);
 
-void bind_game(py::module_& m);
-void bind_state(py::module_& m);
+// Game and State refer to each other: both classes are declared (with
+// their docstrings) before either's methods, so that the signatures in the
+// docstrings name the Python types.
+using GameClass = py::class_<GameSpec, std::shared_ptr<GameSpec>>;
+using StateClass = py::class_<GameState>;
+GameClass declare_game(py::module_& m);
+StateClass declare_state(py::module_& m);
+void define_game(GameClass& cls);
+void define_state(StateClass& cls);
 void bind_solve(py::module_& m);
 void bind_tables(py::module_& m);
 

@@ -69,8 +69,8 @@ std::shared_ptr<GameSpec> make_game(const std::string& name, std::optional<int> 
 
 }  // namespace
 
-void bind_game(py::module_& m) {
-  py::class_<GameSpec, std::shared_ptr<GameSpec>>(m, "Game", R"doc(
+GameClass declare_game(py::module_& m) {
+  return GameClass(m, "Game", R"doc(
 A mancala game: a ruleset and the board of its initial state (OpenSpiel's Game).
 
 Game(game="kalah", pits=None, seeds=None, *, empty_capture=False,
@@ -86,8 +86,11 @@ Congkak 7 x 7).  Options, each only for its game:
   grand_slam     oware: "no-capture" (default), "forbidden", "capture-all"
   capture        congkak: "always" (default) or "needs-opposite"
 Bad names and options raise ValueError with the engine's message.
-)doc")
-      .def(py::init(&make_game), py::arg("game") = "kalah", py::arg("pits") = py::none(),
+)doc");
+}
+
+void define_game(GameClass& cls) {
+  cls.def(py::init(&make_game), py::arg("game") = "kalah", py::arg("pits") = py::none(),
            py::arg("seeds") = py::none(), py::kw_only(), py::arg("empty_capture") = false,
            py::arg("grand_slam") = py::none(), py::arg("capture") = py::none())
       .def("num_players", [](const GameSpec&) { return 2; }, "2: player 0 is South, player 1 North.")

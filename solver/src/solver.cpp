@@ -151,6 +151,7 @@ struct Solver::Impl {
       lower = diff + schedule.lower();
       upper = diff + schedule.upper();
       testing = diff + gamma;
+      if (options.test_stop_after_tests >= 0 && tests.load() >= options.test_stop_after_tests) throw detail::SearchStopped();
       ++tests;
       const int v = logged_test<R>(p, shared, gamma, kExactDepth, log);
       schedule.record(gamma, v);

@@ -1,5 +1,6 @@
 #include "mancala/tables/table_build.hpp"
 
+#include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
 
@@ -185,6 +186,14 @@ BuildLock prepare_build(const std::filesystem::path& dir, const Ruleset& rules, 
   return BuildLock(dir);
 }
 
+namespace {
+// The threads a build runs on: its arena's, within the program's limit.
+int build_threads() {
+  return int(std::min<std::size_t>(std::size_t(tbb::this_task_arena::max_concurrency()),
+                                   tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
+}
+}  // namespace
+
 void append_build_time(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
                        std::uint64_t positions, double seconds, int passes) {
   // open(2) with O_NONBLOCK and a check of what was opened: a FIFO in place
@@ -203,7 +212,7 @@ void append_build_time(const std::filesystem::path& dir, const Ruleset& rules, i
   // readers skip every row that does not start with the ruleset).
   if (st.st_size == 0) row << kBuildTimesHeader << "\n";
   row << rules.digest() << "," << pits_per_side << "," << seeds << "," << positions << "," << seconds << "," << passes << ","
-      << tbb::this_task_arena::max_concurrency() << "," << source_commit() << "\n";
+      << build_threads() << "," << source_commit() << "\n";
   const std::string text = row.str();
   const bool ok = ::write(fd, text.data(), text.size()) == ssize_t(text.size());
   const int e = errno;

@@ -107,6 +107,9 @@ struct SolveOptions {
   // boards or a round of a level-table build, and returns what it has
   // proven (SolveResult::complete false).  Null: never stops early.
   const std::atomic<bool>* stop = nullptr;
+  // Tests only: stop as `stop` does just before exact test N + 1 would
+  // start, so that a test can stop a solve at a chosen point (-1: never).
+  int test_stop_after_tests = -1;
 };
 
 // One null-window test of the root: is the value >= `at_least`?  Values are

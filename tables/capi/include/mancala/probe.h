@@ -137,9 +137,10 @@ typedef struct mancala_tables mancala_tables;
 
 /* Opens the table directory `dir` (levels 0..K from `mancala build`).
    Returns NULL on error, with err saying why: dir NULL, no such directory,
-   not a directory, no level files, a gap in the levels, an unreadable or
-   mismatched level header.  Only level 0's header is read here; the other
-   level files are mapped and fully checked when first probed. */
+   not a directory, no level files, a gap in the levels, a level file that
+   is truncated or whose header is unreadable or mismatched.  Every level
+   file's header (and size) is checked here; a level's values are mapped,
+   and checked against the header's hash, when it is first probed. */
 MANCALA_API mancala_tables* mancala_open_tables(const char* dir, char* err, size_t err_len);
 
 /* Frees a handle from mancala_open_tables and unmaps its files.  NULL is

@@ -1,0 +1,182 @@
+// mancala.solve and mancala.analyze: the exact solver, run without the GIL.
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <future>
+#include <optional>
+#include <utility>
+
+#include "bindings.hpp"
+#include "cli_common.hpp"
+#include "mancala/error.hpp"
+#include "mancala/solver/directory_tables.hpp"
+#include "mancala/solver/solver.hpp"
+
+namespace mancala::python {
+
+namespace {
+
+// What solve() returns.
+struct SolveAnswer {
+  int value = 0;        // final store difference, player to move minus opponent
+  int board_value = 0;  // value minus the current store difference
+  int best_move = 0;    // 1-based pit, 0 when the game is over
+  std::vector<int> pv;  // 1-based pits, both players' moves in turn
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+  int threads = 1;
+};
+
+std::optional<int> optional_pit(int pit) { return pit ? std::optional<int>(pit) : std::nullopt; }
+std::optional<int> optional_action(int pit) { return pit ? std::optional<int>(pit - 1) : std::nullopt; }
+
+// The solve options of the keyword arguments (the command line's checks,
+// with messages that name the arguments).
+solver::SolveOptions solve_options(int threads, long long tt_mb) {
+  if (threads < 0 || threads > 1024)
+    throw InputError("threads must be between 0 and 1024 (0: every available core), got " + std::to_string(threads));
+  constexpr long long kMaxTtMegabytes = 1LL << 30;
+  if (tt_mb < 1 || tt_mb > kMaxTtMegabytes)
+    throw InputError("tt_mb must be between 1 and " + std::to_string(kMaxTtMegabytes) + ", got " + std::to_string(tt_mb));
+  solver::SolveOptions o;
+  o.threads = threads == 0 ? cli::available_cpus() : threads;
+  o.tt_megabytes = std::size_t(tt_mb);
+  return o;
+}
+
+// tables=: None, a directory (str or os.PathLike) or a mancala.Tables.
+std::optional<std::filesystem::path> tables_dir(const py::object& tables) {
+  if (tables.is_none()) return std::nullopt;
+  if (py::isinstance<OpenTables>(tables)) return tables.cast<const OpenTables&>().dir;
+  try {
+    return tables.cast<std::filesystem::path>();
+  } catch (const py::cast_error&) {
+    throw py::type_error("tables must be None, a directory (str or os.PathLike) or a mancala.Tables, not " +
+                         std::string(py::str(py::type::of(tables).attr("__name__"))));
+  }
+}
+
+// Runs `work(stop)` on another thread while this one waits without the GIL,
+// looking for Python's signals every 50 ms: Ctrl-C stops the solver (its
+// stop flag) and raises KeyboardInterrupt here.  Exceptions of `work` pass
+// through.
+template <class Work>
+auto run_interruptibly(Work work) {
+  std::atomic<bool> stop{false};
+  auto done = std::async(std::launch::async, [&] { return work(&stop); });
+  bool interrupted = false;
+  {
+    py::gil_scoped_release release;
+    while (done.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+      py::gil_scoped_acquire acquire;
+      if (PyErr_CheckSignals() != 0) {
+        interrupted = true;
+        stop = true;
+        break;
+      }
+    }
+    done.wait();
+  }
+  if (interrupted) throw py::error_already_set();  // the handler's exception, KeyboardInterrupt
+  return done.get();
+}
+
+// The solver of a state's ruleset with the options and, if any, the tables,
+// handed to `use`; on the calling (worker) thread.
+template <class Use>
+auto with_solver(const Ruleset& rules, const Position& p, solver::SolveOptions options,
+                 const std::optional<std::filesystem::path>& dir, const std::atomic<bool>* stop, Use use) {
+  std::optional<solver::DirectoryTables> tables;
+  if (dir) {
+    tables.emplace(*dir, rules, p.m());  // InputError if built for another ruleset or width
+    options.tables = &*tables;
+  }
+  options.stop = stop;
+  solver::Solver s(rules, options);
+  return use(s);
+}
+
+SolveAnswer solve(const GameState& state, int threads, const py::object& tables, long long tt_mb) {
+  const solver::SolveOptions options = solve_options(threads, tt_mb);
+  const std::optional<std::filesystem::path> dir = tables_dir(tables);
+  const Ruleset rules = state.rules();
+  const Position p = state.position();
+  const solver::SolveResult r = run_interruptibly([&](const std::atomic<bool>* stop) {
+    return with_solver(rules, p, options, dir, stop, [&](solver::Solver& s) { return s.solve(p); });
+  });
+  return {r.value, r.board_value, r.best_move, r.pv, r.nodes, r.seconds, options.threads};
+}
+
+std::vector<std::pair<int, int>> analyze(const GameState& state, int threads, const py::object& tables, long long tt_mb) {
+  const solver::SolveOptions options = solve_options(threads, tt_mb);
+  const std::optional<std::filesystem::path> dir = tables_dir(tables);
+  const Ruleset rules = state.rules();
+  const Position p = state.position();
+  const std::vector<solver::MoveValue> moves = run_interruptibly([&](const std::atomic<bool>* stop) {
+    return with_solver(rules, p, options, dir, stop, [&](solver::Solver& s) { return s.analyze(p); });
+  });
+  std::vector<std::pair<int, int>> out;
+  for (const solver::MoveValue& mv : moves) out.emplace_back(mv.move - 1, mv.value);
+  return out;
+}
+
+std::string repr(const SolveAnswer& a) {
+  std::string pv;
+  for (std::size_t i = 0; i < a.pv.size(); ++i) pv += (i ? ", " : "") + std::to_string(a.pv[i]);
+  return "SolveResult(value=" + std::to_string(a.value) + ", result='" + result_name(a.value) + "', best_move=" +
+         (a.best_move ? std::to_string(a.best_move) : std::string("None")) + ", pv=[" + pv +
+         "], nodes=" + std::to_string(a.nodes) + ", seconds=" + std::to_string(a.seconds) + ")";
+}
+
+}  // namespace
+
+void bind_solve(py::module_& m) {
+  py::class_<SolveAnswer>(m, "SolveResult", "What solve() found: the value under perfect play, a best move, the line.")
+      .def_readonly("value", &SolveAnswer::value,
+                    "Final store difference, player to move minus opponent, stores included, under perfect play.")
+      .def_property_readonly("result", [](const SolveAnswer& a) { return result_name(a.value); },
+                             "'win', 'draw' or 'loss' for the player to move.")
+      .def_readonly("board_value", &SolveAnswer::board_value,
+                    "value minus the current store difference: what the seeds on the board are worth.")
+      .def_property_readonly("best_move", [](const SolveAnswer& a) { return optional_pit(a.best_move); },
+                             "A best move as a 1-based pit, None when the game is over.")
+      .def_property_readonly("best_action", [](const SolveAnswer& a) { return optional_action(a.best_move); },
+                             "best_move - 1 (an action), None when the game is over.")
+      .def_readonly("pv", &SolveAnswer::pv, "The principal variation: 1-based pits of each mover in turn.")
+      .def_property_readonly(
+          "pv_actions",
+          [](const SolveAnswer& a) {
+            std::vector<int> actions;
+            for (int pit : a.pv) actions.push_back(pit - 1);
+            return actions;
+          },
+          "pv as actions.")
+      .def_readonly("nodes", &SolveAnswer::nodes)
+      .def_readonly("seconds", &SolveAnswer::seconds)
+      .def_readonly("threads", &SolveAnswer::threads, "The threads searched with (threads=0 resolved).")
+      .def("__repr__", &repr);
+
+  m.def("solve", &solve, py::arg("state"), py::arg("threads") = 0, py::arg("tables") = py::none(),
+        py::arg("tt_mb") = 256, R"doc(
+The exact value of a state under perfect play: a SolveResult.
+
+threads: search threads, 0 for every core this process may use
+(SLURM_CPUS_PER_TASK inside a Slurm task); values never depend on it.
+tables: an endgame table directory from `mancala build` (str, os.PathLike or
+a mancala.Tables), built for the state's ruleset and board width (ValueError
+otherwise).  tt_mb: the transposition table in MiB.  The GIL is released while
+the solver runs; Ctrl-C stops it and raises KeyboardInterrupt.
+)doc");
+  m.def("analyze", &analyze, py::arg("state"), py::arg("threads") = 0, py::arg("tables") = py::none(),
+        py::arg("tt_mb") = 256, R"doc(
+The exact value of every legal action: a list of (action, value), best first,
+where value is the final store difference for the player to move after
+playing it (as solve()'s value); empty when the game is over.  Arguments as
+for solve().
+)doc");
+}
+
+}  // namespace mancala::python

@@ -1,0 +1,132 @@
+// mancala.Tables: probing a table directory (mancala::TableProber).
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <system_error>
+
+#include "bindings.hpp"
+#include "mancala/error.hpp"
+#include "mancala/probe.hpp"
+
+namespace mancala::python {
+
+namespace {
+
+// Opens `dir`: FileNotFoundError (NotADirectoryError) when there is no such
+// directory, ValueError when it is not a table directory (no level 0, a
+// gap, a bad header), both with the prober's message.
+OpenTables open_tables(const std::filesystem::path& dir) {
+  std::string error;
+  std::unique_ptr<TableProber> prober = TableProber::open(dir, error);
+  if (!prober) {
+    std::error_code ec;
+    const bool exists = std::filesystem::exists(dir, ec);
+    if (!exists || !std::filesystem::is_directory(dir, ec)) {
+      PyErr_SetString(exists ? PyExc_NotADirectoryError : PyExc_FileNotFoundError, error.c_str());
+      throw py::error_already_set();
+    }
+    throw InputError(error);
+  }
+  return {dir, std::move(prober)};
+}
+
+ProbeResult result_of(const ProbeAnswer& a) {
+  if (!a) throw InputError(a.error);
+  return *a.result;
+}
+
+ProbeResult probe_state(const OpenTables& t, const GameState& s) {
+  if (!(s.rules() == t.prober->rules()))
+    throw InputError("the state's ruleset " + s.rules().digest() + " is not the tables' " + t.prober->rules().digest());
+  const Position p = s.position();
+  ProbeAnswer a;
+  {
+    py::gil_scoped_release release;  // the first probe of a level maps and validates its file
+    a = t.prober->probe(p);
+  }
+  return result_of(a);
+}
+
+ProbeResult probe_text(const OpenTables& t, const std::string& position) {
+  ProbeAnswer a;
+  {
+    py::gil_scoped_release release;
+    a = t.prober->probe(position);
+  }
+  return result_of(a);
+}
+
+// The largest start position the tables cover: seeds a pit.
+int covered_seeds(const TableProber& p) { return p.max_seeds() / (2 * p.pits_per_side()); }
+
+std::string repr(const ProbeResult& r) {
+  std::string moves;
+  for (std::size_t i = 0; i < r.moves.size(); ++i)
+    moves += (i ? ", (" : "(") + std::to_string(r.moves[i].pit) + ", " + std::to_string(r.moves[i].value) + ")";
+  return "ProbeResult(value=" + std::to_string(r.value) + ", result='" + outcome_name(r.outcome) + "', best_move=" +
+         (r.best_move ? std::to_string(r.best_move) : std::string("None")) + ", moves=[" + moves + "])";
+}
+
+}  // namespace
+
+void bind_tables(py::module_& m) {
+  py::class_<ProbeResult>(m, "ProbeResult", "What a table probe found: the value, a best move, every move's value.")
+      .def_readonly("value", &ProbeResult::value,
+                    "Final store difference, player to move minus opponent, stores included, under perfect play.")
+      .def_property_readonly("result", [](const ProbeResult& r) { return outcome_name(r.outcome); },
+                             "'win', 'draw' or 'loss' for the player to move.")
+      .def_property_readonly("best_move",
+                             [](const ProbeResult& r) { return r.best_move ? std::optional<int>(r.best_move) : std::nullopt; },
+                             "The lowest best pit (1-based), None when the game is over.")
+      .def_property_readonly(
+          "best_action",
+          [](const ProbeResult& r) { return r.best_move ? std::optional<int>(r.best_move - 1) : std::nullopt; },
+          "best_move - 1, None when the game is over.")
+      .def_property_readonly(
+          "moves",
+          [](const ProbeResult& r) {
+            std::vector<std::pair<int, int>> moves;
+            for (const ProbedMove& mv : r.moves) moves.emplace_back(mv.pit, mv.value);
+            return moves;
+          },
+          "Every legal move as (pit, value), in pit order; value as for solve() after playing it.")
+      .def("__repr__", &repr);
+
+  py::class_<OpenTables>(m, "Tables", R"doc(
+An endgame table directory built by `mancala build`, opened for probing.
+
+Tables(path): path is a str or os.PathLike.  The ruleset and board width come
+from the files.  FileNotFoundError (NotADirectoryError) when there is no such
+directory, ValueError when it is not a usable table directory.  A Tables can
+also be passed as solve()'s and analyze()'s tables.
+)doc")
+      .def(py::init(&open_tables), py::arg("path"))
+      .def("probe", &probe_state, py::arg("state"))
+      .def("probe", &probe_text, py::arg("position"), R"doc(
+The value of a State (of the tables' ruleset) or of a position in the
+project's notation: a ProbeResult.  ValueError naming the problem for another
+ruleset or board width, burnt holes, more seeds on the board than the tables
+hold (max_seeds), a malformed position, or a corrupt level file.
+)doc")
+      .def_property_readonly("path", [](const OpenTables& t) { return t.dir; })
+      .def_property_readonly("ruleset", [](const OpenTables& t) { return t.prober->rules().digest(); })
+      .def_property_readonly("pits_per_side", [](const OpenTables& t) { return t.prober->pits_per_side(); })
+      .def_property_readonly("max_seeds", [](const OpenTables& t) { return t.prober->max_seeds(); },
+                             "The tables hold every board with up to this many seeds (stores excluded).")
+      .def(
+          "game",
+          [](const OpenTables& t, std::optional<int> seeds) {
+            return std::make_shared<GameSpec>(t.prober->rules(), t.prober->pits_per_side(),
+                                              seeds.value_or(covered_seeds(*t.prober)));
+          },
+          py::arg("seeds") = py::none(), R"doc(
+The Game of the tables' ruleset and width; seeds a pit by default the most
+whose start position the tables cover (max_seeds // (2 * pits_per_side)).
+)doc")
+      .def("__repr__", [](const OpenTables& t) {
+        return "<mancala.Tables " + t.prober->rules().digest() + " pits=" + std::to_string(t.prober->pits_per_side()) +
+               " max_seeds=" + std::to_string(t.prober->max_seeds()) + " '" + t.dir.string() + "'>";
+      });
+}
+
+}  // namespace mancala::python
