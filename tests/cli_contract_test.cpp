@@ -236,23 +236,49 @@ void expect_interrupted(const RunResult& r, int exit_code, const std::string& me
   EXPECT_TRUE(!r.err.empty() && r.err.back() == '\n') << "stderr ends with a newline";
 }
 
-void interrupt_long_solve(int sig, int exit_code, const std::string& message) {
+// Any command but a solve: one line and 128 + signal.
+void interrupt_long_run(const Args& args, int sig, int exit_code, const std::string& message) {
+  ScratchDir dir("mancala_cli_interrupt");
+  const Started s = start_mancala(args, dir);
+  ASSERT_GT(s.pid, 0);
+  std::this_thread::sleep_for(500ms);
+  ASSERT_TRUE(still_running(s.pid)) << "the long run ended before the signal: " << read_file(s.err_path);
+  kill(s.pid, sig);
+  expect_interrupted(finish(s, args), exit_code, message);
+}
+
+const Args kLongPerft = {"perft", "--depth", "40"};
+
+TEST(CliInterrupt, SigintEndsAPerftWithAMessageAndStatus130) {
+  interrupt_long_run(kLongPerft, SIGINT, 130, "mancala: interrupted by SIGINT\n");
+}
+
+TEST(CliInterrupt, SigtermEndsAPerftWithAMessageAndStatus143) {
+  interrupt_long_run(kLongPerft, SIGTERM, 143, "mancala: interrupted by SIGTERM\n");
+}
+
+// A solve stops instead and prints what it has proven, exit status 4
+// (solve_stop.hpp; the bounds are checked in conventions_cli_test.cpp).
+void stop_long_solve(int sig, const std::string& name) {
   ScratchDir dir("mancala_cli_interrupt");
   const Started s = start_mancala(kLongSolve, dir);
   ASSERT_GT(s.pid, 0);
   std::this_thread::sleep_for(500ms);
   ASSERT_TRUE(still_running(s.pid)) << "the long solve ended before the signal: " << read_file(s.err_path);
   kill(s.pid, sig);
-  expect_interrupted(finish(s, kLongSolve), exit_code, message);
+  const RunResult r = finish(s, kLongSolve);
+  SCOPED_TRACE(describe(r));
+  EXPECT_FALSE(r.timed_out) << "the solve did not stop on the signal";
+  EXPECT_EQ(r.term_signal, 0);
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_TRUE(mentions(r.out, "stopped    by " + name)) << r.out;
+  EXPECT_TRUE(mentions(r.out, "(proven)")) << r.out;
+  EXPECT_EQ(r.err, "");
 }
 
-TEST(CliInterrupt, SigintEndsASolveWithAMessageAndStatus130) {
-  interrupt_long_solve(SIGINT, 130, "mancala: interrupted by SIGINT\n");
-}
+TEST(CliInterrupt, SigintStopsASolveWhichPrintsWhatItProved) { stop_long_solve(SIGINT, "SIGINT"); }
 
-TEST(CliInterrupt, SigtermEndsASolveWithAMessageAndStatus143) {
-  interrupt_long_solve(SIGTERM, 143, "mancala: interrupted by SIGTERM\n");
-}
+TEST(CliInterrupt, SigtermStopsASolveWhichPrintsWhatItProved) { stop_long_solve(SIGTERM, "SIGTERM"); }
 
 // The pids of a process's children (Linux /proc).
 std::vector<pid_t> children_of(pid_t pid) {

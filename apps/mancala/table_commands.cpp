@@ -175,11 +175,13 @@ int cmd_probe(const Args& args) {
 int cmd_verify(const Args& args) {
   po::options_description desc("verify: re-read every table file and re-derive every value from its successors");
   desc.add_options()("dir", po::value<std::string>()->required(), "table directory")("quiet", po::bool_switch(), "no progress line");
+  add_threads_option(desc, "TBB threads");
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
-  if (!parse_args("mancala verify", "DIR [--json]", desc, args, vm, &pos)) return 0;
+  if (!parse_args("mancala verify", "DIR [--threads T] [--quiet] [--json]", desc, args, vm, &pos)) return 0;
   const std::string dir = vm["dir"].as<std::string>();
+  const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::size_t(threads_option(vm)));
   // Exit status: 2 when the command was misused (an unknown option, no DIR,
   // DIR not a directory: InputError from here on), 1 when the tables are bad
   // (every TableError is a problem of the verdict), 0 when they are sound.
