@@ -43,18 +43,6 @@ std::pair<int, int> parse_pair(const std::string& text, int m, const std::string
 
 const char* side_name(Side s) { return s == Side::South ? "south" : "north"; }
 
-// The solver options of opening, --tables included (one directory, read by
-// every worker).
-solver::SolveOptions opening_solver_options(const po::variables_map& vm, const GameSetup& g,
-                                            std::optional<solver::DirectoryTables>& tables) {
-  solver::SolveOptions o = solver_options(vm);
-  if (vm.count("tables")) {
-    tables.emplace(vm["tables"].as<std::string>(), g.rules, g.position.m());
-    o.tables = &*tables;
-  }
-  return o;
-}
-
 const char* kOpeningSynopsis =
     "[--game congkak] [--capture always|needs-opposite] [--pits m --seeds n | --position P] [--timing lock-step] "
     "[--play i,j | --entry i,j | --entries FILE] [--threads T] [--tt-mb MB] [--tables DIR] [--quiet] [--json]";
@@ -73,7 +61,7 @@ int play_opening(const po::variables_map& vm, const GameSetup& g, const CongkakO
   if (s.over()) {
     handover = CongkakOpening::handover(s);
     std::optional<solver::DirectoryTables> tables;
-    solver::StoreDifferenceValue leaves(g.rules, opening_solver_options(vm, g, tables));
+    solver::StoreDifferenceValue leaves(g.rules, solver_options(vm, g, tables));
     south_value = int(leaves.south_value(*handover).convert_to<double>());
     out["over"] = true;
     out["handover"] = format_position(*handover);
@@ -127,7 +115,7 @@ int solve_entry(const po::variables_map& vm, const GameSetup& g, const CongkakOp
   opening.advance(s, i, j);
   const auto t0 = std::chrono::steady_clock::now();
   std::optional<solver::DirectoryTables> tables;
-  solver::SolveOptions leaf_options = opening_solver_options(vm, g, tables);
+  solver::SolveOptions leaf_options = solver_options(vm, g, tables);
   leaf_options.threads = 1;
   solver::StoreDifferenceValue leaves(g.rules, leaf_options);
   solver::OpeningTally tally;
@@ -262,7 +250,7 @@ int cmd_opening(const Args& args) {
   // the opening are many and small, so each worker solves them on one thread
   // (a solver's threads would cost more in starting than they save).
   std::optional<solver::DirectoryTables> tables;
-  const solver::SolveOptions options = opening_solver_options(vm, g, tables);
+  const solver::SolveOptions options = solver_options(vm, g, tables);
   const ThreadAllowance allowance(options.threads);
   solver::SolveOptions leaf_options = options;
   leaf_options.threads = 1;

@@ -197,12 +197,8 @@ int cmd_play(const Args& args) {
                   desc, args, vm))
     return 0;
   const GameSetup g = game_setup(vm);
-  solver::SolveOptions options = solver_options(vm);
   std::optional<solver::DirectoryTables> tables;
-  if (vm.count("tables")) {
-    tables.emplace(vm["tables"].as<std::string>(), g.rules, g.position.m());
-    options.tables = &*tables;
-  }
+  solver::SolveOptions options = solver_options(vm, g, tables);
   const ThreadAllowance allowance(options.threads);
   solver::Solver solver(g.rules, options);  // one table for the whole game: later moves reuse it
   Game game(vm, g, solver);

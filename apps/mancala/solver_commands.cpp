@@ -67,12 +67,8 @@ int cmd_solve(const Args& args) {
   po::variables_map vm;
   if (!parse_args("mancala solve", kSolveSynopsis, desc, args, vm, nullptr, &hidden)) return 0;
   const GameSetup g = game_setup(vm);
-  solver::SolveOptions options = solver_options(vm);
   std::optional<solver::DirectoryTables> tables;
-  if (vm.count("tables")) {
-    tables.emplace(vm["tables"].as<std::string>(), g.rules, g.position.m());
-    options.tables = &*tables;
-  }
+  solver::SolveOptions options = solver_options(vm, g, tables);
   if (vm.count("test-stop-after-tests")) options.test_stop_after_tests = int(int_option(vm, "test-stop-after-tests", 0, 1000));
   SolveStop stop(time_limit(vm));
   options.stop = stop.flag();
@@ -150,12 +146,8 @@ int cmd_analyze(const Args& args) {
   po::variables_map vm;
   if (!parse_args("mancala analyze", kSolveSynopsis, desc, args, vm)) return 0;
   const GameSetup g = game_setup(vm);
-  solver::SolveOptions options = solver_options(vm);
   std::optional<solver::DirectoryTables> tables;
-  if (vm.count("tables")) {
-    tables.emplace(vm["tables"].as<std::string>(), g.rules, g.position.m());
-    options.tables = &*tables;
-  }
+  solver::SolveOptions options = solver_options(vm, g, tables);
   SolveStop stop(time_limit(vm));
   options.stop = stop.flag();
   const ThreadAllowance allowance(options.threads);

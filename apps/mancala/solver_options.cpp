@@ -33,6 +33,16 @@ solver::SolveOptions solver_options(const po::variables_map& vm) {
   return o;
 }
 
+solver::SolveOptions solver_options(const po::variables_map& vm, const GameSetup& g,
+                                    std::optional<solver::DirectoryTables>& tables) {
+  solver::SolveOptions o = solver_options(vm);
+  if (vm.count("tables")) {
+    tables.emplace(vm["tables"].as<std::string>(), g.rules, g.position.m());
+    o.tables = &*tables;
+  }
+  return o;
+}
+
 const char* result_name(int value) { return value > 0 ? "win" : value < 0 ? "loss" : "draw"; }
 
 std::string join(const std::vector<int>& v) {

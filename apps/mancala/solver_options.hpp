@@ -2,10 +2,12 @@
 // exact solver (solve, analyze, bench, opening, match).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli_common.hpp"
+#include "mancala/solver/directory_tables.hpp"
 #include "mancala/solver/solver.hpp"
 
 namespace mancala::cli {
@@ -15,8 +17,12 @@ namespace mancala::cli {
 void add_solver_options(po::options_description& desc, bool with_time_limit = false);
 // --tt-mb, range-checked.
 std::size_t tt_megabytes(const po::variables_map& vm);
-// The SolveOptions of those options (--tables is the caller's).
+// The SolveOptions of those options, without --tables.
 solver::SolveOptions solver_options(const po::variables_map& vm);
+// The same with --tables opened into `tables` (which must outlive the
+// options) for the game's ruleset and board width.
+solver::SolveOptions solver_options(const po::variables_map& vm, const GameSetup& g,
+                                    std::optional<solver::DirectoryTables>& tables);
 
 // "win", "loss" or "draw" for the player a value belongs to.
 const char* result_name(int value);

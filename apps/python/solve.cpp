@@ -72,7 +72,7 @@ auto run_interruptibly(Work work) {
     py::gil_scoped_release release;
     while (done.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
       py::gil_scoped_acquire acquire;
-      if (false) {
+      if (PyErr_CheckSignals() != 0) {
         interrupted = true;
         stop = true;
         break;

@@ -54,7 +54,7 @@ Side side_of(std::optional<int> player, Side fallback) {
 // one, else the player to move, else (the game is over) player 0.
 Side observer(const GameState& s, std::optional<int> player) {
   const int current = s.current_player();
-  return side_of(player, current == kTerminalPlayerId ? Side::South : Side(current));
+  return side_of(player, current == kTerminalPlayerId ? Side::North : Side(current));
 }
 
 // Final store difference, South minus North, of a finished state.

@@ -1,12 +1,7 @@
 // The C interface (mancala/probe.h) over mancala::TableProber.
 //
 // Every entry point catches everything: no C++ exception crosses into C.
-// The prober reports every problem as one message; the C codes split them
-// by checking here, in the prober's own order, what the prober checks: the
-// notation and the ruleset (MANCALA_ERR_POSITION), then the board width,
-// burnt holes and the seed count (MANCALA_ERR_NOT_COVERED); what fails
-// after that is the tables' (MANCALA_ERR_TABLE).  The messages are the
-// prober's.
+// The codes are the prober's ProbeError kinds, the messages its own.
 #include "mancala/probe.h"
 
 #include <algorithm>
@@ -17,7 +12,6 @@
 #include <new>
 #include <string>
 
-#include "mancala/notation.hpp"
 #include "mancala/probe.hpp"
 #include "mancala/version.hpp"
 
@@ -41,41 +35,33 @@ int fail(char* err, std::size_t err_len, int code, const char* message) noexcept
   return code;
 }
 
-// The position parsed and checked against the tables, or the code and
-// message why not.
+// The prober's answer as a C code, message and result.
 struct Probed {
   int code = MANCALA_OK;
   std::string error;
   mancala::ProbeResult result;
 };
 
+int code_of(mancala::ProbeError kind) {
+  switch (kind) {
+    case mancala::ProbeError::None: return MANCALA_OK;
+    case mancala::ProbeError::Position: return MANCALA_ERR_POSITION;
+    case mancala::ProbeError::NotCovered: return MANCALA_ERR_NOT_COVERED;
+    case mancala::ProbeError::Table: return MANCALA_ERR_TABLE;
+    case mancala::ProbeError::Internal: break;
+  }
+  return MANCALA_ERR_INTERNAL;
+}
+
 Probed probe(const mancala_tables& t, const char* text) {
   Probed out;
-  mancala::Position p;
-  try {
-    p = mancala::parse_position(text);
-    mancala::validate_for(t.prober->rules(), p);
-  } catch (const std::bad_alloc&) {
-    throw;
-  } catch (const std::exception& e) {  // InputError, naming the problem
-    out.code = MANCALA_ERR_POSITION;
-    out.error = e.what();
-    return out;
-  }
-  const bool covered =
-      p.m() == t.prober->pits_per_side() && !p.burnt && p.board_seeds() <= t.prober->max_seeds();
-  mancala::ProbeAnswer a = t.prober->probe(p);
+  mancala::ProbeAnswer a = t.prober->probe(std::string_view(text));
   if (a) {
     out.result = std::move(*a.result);
     return out;
   }
+  out.code = code_of(a.kind);
   out.error = std::move(a.error);
-  if (!covered)
-    out.code = MANCALA_ERR_NOT_COVERED;
-  else if (out.error == std::bad_alloc().what())  // the prober's catch turned it into text
-    out.code = MANCALA_ERR_INTERNAL;
-  else
-    out.code = MANCALA_ERR_TABLE;
   return out;
 }
 

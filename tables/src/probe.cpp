@@ -1,6 +1,7 @@
 #include "mancala/probe.hpp"
 
 #include <exception>
+#include <new>
 
 #include "mancala/engine.hpp"
 #include "mancala/notation.hpp"
@@ -39,27 +40,41 @@ std::unique_ptr<TableProber> TableProber::open(const std::filesystem::path& dir,
 
 int TableProber::max_seeds() const { return dir_->max_seeds(); }
 
+namespace {
+ProbeAnswer refused(ProbeError kind, std::string message) { return {std::nullopt, std::move(message), kind}; }
+}  // namespace
+
 ProbeAnswer TableProber::probe(std::string_view position) const {
+  Position p;
   try {
-    return probe(parse_position(std::string(position)));
+    p = parse_position(std::string(position));
+  } catch (const std::bad_alloc&) {
+    return refused(ProbeError::Internal, "out of memory");
   } catch (const std::exception& e) {
-    return {std::nullopt, e.what()};
+    return refused(ProbeError::Position, e.what());
   }
+  return probe(p);
 }
 
 ProbeAnswer TableProber::probe(const Position& p) const {
   try {
     validate_for(rules_, p);
-    if (p.m() != pits_)
-      return {std::nullopt, "the position has " + std::to_string(p.m()) + " pits a side; the tables are for " +
-                                std::to_string(pits_)};
-    // The tables hold boards without burnt holes (a Congkak round's start):
-    // the rank of a board with some would name another board's value.
-    if (p.burnt)
-      return {std::nullopt, "the tables cover only positions without burnt holes, and this one has some ('x')"};
-    if (p.board_seeds() > dir_->max_seeds())
-      return {std::nullopt, "the position has " + std::to_string(p.board_seeds()) + " seeds on the board; the tables reach " +
-                                std::to_string(dir_->max_seeds())};
+  } catch (const std::bad_alloc&) {
+    return refused(ProbeError::Internal, "out of memory");
+  } catch (const std::exception& e) {
+    return refused(ProbeError::Position, e.what());
+  }
+  if (p.m() != pits_)
+    return refused(ProbeError::NotCovered, "the position has " + std::to_string(p.m()) + " pits a side; the tables are for " +
+                                               std::to_string(pits_));
+  // The tables hold boards without burnt holes (a Congkak round's start):
+  // the rank of a board with some would name another board's value.
+  if (p.burnt)
+    return refused(ProbeError::NotCovered, "the tables cover only positions without burnt holes, and this one has some ('x')");
+  if (p.board_seeds() > dir_->max_seeds())
+    return refused(ProbeError::NotCovered, "the position has " + std::to_string(p.board_seeds()) +
+                                               " seeds on the board; the tables reach " + std::to_string(dir_->max_seeds()));
+  try {
     ProbeResult r;
     const int before = p.store_difference();
     if (is_terminal(rules_, p)) {
@@ -79,12 +94,14 @@ ProbeAnswer TableProber::probe(const Position& p) const {
       }
       // The tables' value is the best move's: a file whose values are not
       // (a forged payload with a recomputed hash) is not answered from.
-      if (!r.best_move) return {std::nullopt, "the tables disagree with themselves at this position: run mancala verify"};
+      if (!r.best_move) return refused(ProbeError::Table, "the tables disagree with themselves at this position: run mancala verify");
     }
     r.outcome = outcome_of(r.value);
-    return {std::move(r), ""};
-  } catch (const std::exception& e) {
-    return {std::nullopt, e.what()};
+    return {std::move(r), "", ProbeError::None};
+  } catch (const std::bad_alloc&) {
+    return refused(ProbeError::Internal, "out of memory");
+  } catch (const std::exception& e) {  // a level file refused when first mapped
+    return refused(ProbeError::Table, e.what());
   }
 }
 

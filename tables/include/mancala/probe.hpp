@@ -54,10 +54,20 @@ struct ProbeResult {
   std::vector<ProbedMove> moves;  // every legal move, in pit order
 };
 
+// Why a probe has no result.
+enum class ProbeError {
+  None,
+  Position,    // malformed notation, or not a position of the tables' ruleset
+  NotCovered,  // another board width, burnt holes, or more seeds than the tables hold
+  Table,       // a level file found corrupt on first use, or values that disagree
+  Internal,    // out of memory, or any other failure
+};
+
 // A probe's answer: a result, or why there is none.
 struct ProbeAnswer {
   std::optional<ProbeResult> result;
-  std::string error;
+  std::string error;                    // the message, naming the problem
+  ProbeError kind = ProbeError::None;   // its kind (None with a result)
   explicit operator bool() const { return result.has_value(); }
 };
 
