@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # cmake --install into a temporary prefix, then build and run a consumer
-# project that finds the toolkit with find_package(mancala).
+# project that finds the toolkit with find_package(mancala), a C program
+# with pkg-config, and (when a Python interpreter is given) the installed
+# Python module.
+#   install_test.sh BUILD_DIR SOURCE_DIR [PYTHON]
 set -euo pipefail
 build_dir=$1
 source_dir=$2
+python=${3:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
@@ -76,6 +80,28 @@ for kind in shared static; do
 done
 if readelf -d "$work/consumer_c_cmake/consumer_static" | grep -q 'libmancala\.so'; then
   echo "consumer_static needs libmancala.so"; exit 1
+fi
+
+# The Python module from the prefix (Debian's layout, lib/python3/dist-packages),
+# run away from the build tree: its values must be the command line's, and
+# the man page and bash completion must be installed beside it.
+[ -f "$prefix/share/bash-completion/completions/mancala" ] || { echo "no bash completion in the prefix"; exit 1; }
+if [ -f "$build_dir/man/mancala.1" ]; then
+  [ -f "$(find "$prefix" -path '*/man1/mancala.1' | head -n 1)" ] || { echo "no man page in the prefix"; exit 1; }
+fi
+if [ -n "$python" ]; then
+  module_dir="$prefix/lib/python3/dist-packages"
+  ls "$module_dir"/mancala*.so >/dev/null || { echo "no Python module in $module_dir"; exit 1; }
+  py_out=$(cd "$work" && PYTHONPATH="$module_dir" "$python" -c '
+import sys, mancala
+state = mancala.Game("kalah", pits=3, seeds=2).new_initial_state()
+state.apply_action(0)
+tables = mancala.Tables(sys.argv[1])
+print(state, mancala.solve(state, tt_mb=4).value, tables.probe("2,1,1/1,0,2 1-3 n").value, mancala.__version__)' "$tables")
+  probe_value=$("$mancala" probe --tables "$tables" --position "2,1,1/1,0,2 1-3 n" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])')
+  [ "$py_out" = "0,3,3/2,2,2 0-0 n $expected $probe_value $version" ] ||
+    { echo "the installed Python module printed '$py_out', expected '0,3,3/2,2,2 0-0 n $expected $probe_value $version'"; exit 1; }
+  echo "Python module (installed): $py_out"
 fi
 
 # mancala.pc finds its prefix from its own place: a moved prefix still works.

@@ -70,8 +70,7 @@ std::shared_ptr<GameSpec> make_game(const std::string& name, std::optional<int> 
 }  // namespace
 
 GameClass declare_game(py::module_& m) {
-  return GameClass(m, "Game", R"doc(
-A mancala game: a ruleset and the board of its initial state (OpenSpiel's Game).
+  return GameClass(m, "Game", R"doc(A mancala game: a ruleset and the board of its initial state (OpenSpiel's Game).
 
 Game(game="kalah", pits=None, seeds=None, *, empty_capture=False,
      grand_slam=None, capture=None)
@@ -105,9 +104,9 @@ void define_game(GameClass& cls) {
       .def("new_initial_state",
            [](const std::shared_ptr<GameSpec>& g) { return GameState(g, start_position(g->pits(), g->seeds())); },
            "The start position: seeds in every pit, empty stores, South to move.")
-      .def("new_state", [](const std::shared_ptr<GameSpec>& g, const std::string& notation) { return state_at(g, notation); },
-           py::arg("position"), R"doc(
-The state at a position in the project's notation,
+      .def("new_state",
+           [](const std::shared_ptr<GameSpec>& g, const std::string& notation) { return state_at(g, notation); },
+           py::arg("position"), R"doc(The state at a position in the project's notation,
 '<south row>/<north row> <south store>-<north store> <s|n>', e.g.
 '4,4,4/4,4,4 0-0 s' (rows in their owner's sowing order, 'x' a burnt hole in
 Congkak).  ValueError on a malformed position, another number of pits a side,

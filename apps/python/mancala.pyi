@@ -91,6 +91,7 @@ class SolveResult:
     nodes: int
     seconds: float
     threads: int
+    level_tables: int
 
 class ProbeResult:
     value: int

@@ -12,8 +12,7 @@
 namespace py = pybind11;
 
 PYBIND11_MODULE(mancala, m) {
-  m.doc() = R"doc(
-Exact game values for mancala games, in OpenSpiel's conventions.
+  m.doc() = R"doc(Exact game values for mancala games, in OpenSpiel's conventions.
 
     import mancala
     game = mancala.Game("kalah", pits=4, seeds=3)
@@ -49,7 +48,9 @@ Conventions:
     the player to move, player 0 once the game is over): own pits in sowing
     order, the opponent's pits in theirs, own store, opponent's store.
   * Errors: bad names, options, positions and illegal actions raise ValueError
-    with the engine's message; a missing table directory FileNotFoundError.
+    with the engine's message, as do probes of positions the tables do not
+    cover; a missing table directory raises FileNotFoundError, a corrupt
+    table file OSError.
   * There is no max_game_length(): Oware can cycle forever.
 )doc";
 

@@ -28,6 +28,7 @@ struct SolveAnswer {
   std::uint64_t nodes = 0;
   double seconds = 0;
   int threads = 1;
+  int level_tables = -1;  // boards with up to this many seeds came from tables
 };
 
 std::optional<int> optional_pit(int pit) { return pit ? std::optional<int>(pit) : std::nullopt; }
@@ -95,6 +96,7 @@ auto with_solver(const Ruleset& rules, const Position& p, solver::SolveOptions o
     options.tables = &*tables;
   }
   options.stop = stop;
+  const cli::ThreadAllowance allowance(options.threads);  // as the command line: more threads than cores run
   solver::Solver s(rules, options);
   return use(s);
 }
@@ -107,7 +109,7 @@ SolveAnswer solve(const GameState& state, int threads, const py::object& tables,
   const solver::SolveResult r = run_interruptibly([&](const std::atomic<bool>* stop) {
     return with_solver(rules, p, options, dir, stop, [&](solver::Solver& s) { return s.solve(p); });
   });
-  return {r.value, r.board_value, r.best_move, r.pv, r.nodes, r.seconds, options.threads};
+  return {r.value, r.board_value, r.best_move, r.pv, r.nodes, r.seconds, options.threads, r.level_tables};
 }
 
 std::vector<std::pair<int, int>> analyze(const GameState& state, int threads, const py::object& tables, long long tt_mb) {
@@ -157,11 +159,13 @@ void bind_solve(py::module_& m) {
       .def_readonly("nodes", &SolveAnswer::nodes)
       .def_readonly("seconds", &SolveAnswer::seconds)
       .def_readonly("threads", &SolveAnswer::threads, "The threads searched with (threads=0 resolved).")
+      .def_readonly("level_tables", &SolveAnswer::level_tables,
+                    "Boards with up to this many seeds were read from endgame tables (tables=, or levels the solver "
+                    "built in memory first), -1 if none.")
       .def("__repr__", &repr);
 
   m.def("solve", &solve, py::arg("state"), py::arg("threads") = 0, py::arg("tables") = py::none(),
-        py::arg("tt_mb") = 256, R"doc(
-The exact value of a state under perfect play: a SolveResult.
+        py::arg("tt_mb") = 256, R"doc(The exact value of a state under perfect play: a SolveResult.
 
 threads: search threads, 0 for every core this process may use
 (SLURM_CPUS_PER_TASK inside a Slurm task); values never depend on it.
@@ -171,8 +175,7 @@ otherwise).  tt_mb: the transposition table in MiB.  The GIL is released while
 the solver runs; Ctrl-C stops it and raises KeyboardInterrupt.
 )doc");
   m.def("analyze", &analyze, py::arg("state"), py::arg("threads") = 0, py::arg("tables") = py::none(),
-        py::arg("tt_mb") = 256, R"doc(
-The exact value of every legal action: a list of (action, value), best first,
+        py::arg("tt_mb") = 256, R"doc(The exact value of every legal action: a list of (action, value), best first,
 where value is the final store difference for the player to move after
 playing it (as solve()'s value); empty when the game is over.  Arguments as
 for solve().

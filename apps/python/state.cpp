@@ -54,7 +54,7 @@ Side side_of(std::optional<int> player, Side fallback) {
 // one, else the player to move, else (the game is over) player 0.
 Side observer(const GameState& s, std::optional<int> player) {
   const int current = s.current_player();
-  return side_of(player, current == kTerminalPlayerId ? Side::North : Side(current));
+  return side_of(player, current == kTerminalPlayerId ? Side::South : Side(current));
 }
 
 // Final store difference, South minus North, of a finished state.
@@ -97,8 +97,7 @@ bool same(const GameState& a, const GameState& b) { return a.rules() == b.rules(
 }  // namespace
 
 StateClass declare_state(py::module_& m) {
-  return StateClass(m, "State", R"doc(
-A position of a game and the actions played to reach it (OpenSpiel's State).
+  return StateClass(m, "State", R"doc(A position of a game and the actions played to reach it (OpenSpiel's State).
 
 Made by Game.new_initial_state() or Game.new_state(position).  Players: 0 is
 South, 1 North; current_player() is TERMINAL_PLAYER_ID (-4) once the game is
@@ -149,15 +148,15 @@ void define_state(StateClass& cls) {
       .def("__deepcopy__", [](const GameState& s, const py::dict&) { return s; }, py::arg("memo"))
       .def("history", &GameState::history, "The actions played from the state the game made.")
       .def("move_number", [](const GameState& s) { return s.history().size(); }, "len(history()).")
-      .def("returns", &returns, R"doc(
-[South's, North's] result: [1.0, -1.0] if South finished with more seeds in
+      .def("returns", &returns, R"doc([South's, North's] result: [1.0, -1.0] if South finished with more seeds in
 its store, [-1.0, 1.0] if North did, [0.0, 0.0] for a draw, and [0.0, 0.0]
 while the game is not over.  A position given over with seeds on the board is
 scored with them swept into their owners' stores.
 )doc")
       .def("rewards", &returns, "returns(): the only reward comes at the end.")
       .def(
-          "player_return", [](const GameState& s, int player) { return returns(s)[std::size_t(side_of(player, Side::South))]; },
+          "player_return",
+          [](const GameState& s, int player) { return returns(s)[std::size_t(side_of(player, Side::South))]; },
           py::arg("player"))
       .def(
           "store_difference",
@@ -165,16 +164,15 @@ scored with them swept into their owners' stores.
             const Side side = side_of(player, s.position().to_move);
             return s.position().store_of(side) - s.position().store_of(other(side));
           },
-          py::arg("player") = py::none(), R"doc(
-The player's store minus the opponent's, as the stores are now; by default
+          py::arg("player") = py::none(), R"doc(The player's store minus the opponent's, as the stores are now; by default
 for the side to move (to_move), the player solve()'s value belongs to, so that
 solve(state).value - state.store_difference() is what the board is still worth.
 )doc")
-      .def("observation_tensor", &observation_tensor, py::arg("player") = py::none(), R"doc(
-2 * pits + 2 floats seen by `player` (default: the player to move, or player
-0 when the game is over): the observer's pits in sowing order (pit 1 first),
-the opponent's pits in their sowing order, the observer's store, the
-opponent's store.  A burnt hole (Congkak) counts 0.
+      .def("observation_tensor", &observation_tensor, py::arg("player") = py::none(),
+           R"doc(2 * pits + 2 floats seen by `player` (default: the player to move,
+or player 0 when the game is over): the observer's pits in sowing order
+(pit 1 first), the opponent's pits in their sowing order, the observer's
+store, the opponent's store.  A burnt hole (Congkak) counts 0.
 )doc")
       .def(
           "observation_string",
@@ -190,7 +188,8 @@ opponent's store.  A burnt hole (Congkak) counts 0.
           },
           py::arg("action"), "The action of the player to move as side and pit: 's3' is South's pit 3 (action 2).")
       .def(
-          "action_to_string", [](const GameState& s, int player, int action) { return action_string(s, side_of(player, Side::South), action); },
+          "action_to_string",
+          [](const GameState& s, int player, int action) { return action_string(s, side_of(player, Side::South), action); },
           py::arg("player"), py::arg("action"))
       .def("diagram", [](const GameState& s) { return diagram(s.position()); },
            "A board diagram for people: North's row on top, read right to left.")
@@ -203,7 +202,8 @@ opponent's store.  A burnt hole (Congkak) counts 0.
       .def("__repr__", &repr)
       .def("__eq__", &same, py::is_operator())
       .def("__ne__", [](const GameState& a, const GameState& b) { return !same(a, b); }, py::is_operator())
-      .def("__hash__", [](const GameState& s) { return py::hash(py::make_tuple(s.rules().digest(), format_position(s.position()))); })
+      .def("__hash__",
+           [](const GameState& s) { return py::hash(py::make_tuple(s.rules().digest(), format_position(s.position()))); })
       .def(py::pickle(
           [](const GameState& s) {
             return py::make_tuple(std::const_pointer_cast<GameSpec>(s.game()), format_position(s.position()), s.history());

@@ -2,6 +2,7 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <stdexcept>
 #include <system_error>
 
 #include "bindings.hpp"
@@ -30,9 +31,23 @@ OpenTables open_tables(const std::filesystem::path& dir) {
   return {dir, std::move(prober)};
 }
 
+// A probe's result, or its error as an exception: ValueError for a bad or
+// uncovered position, OSError for a corrupt level file (as gzip's
+// BadGzipFile), RuntimeError for anything else.
 ProbeResult result_of(const ProbeAnswer& a) {
-  if (!a) throw InputError(a.error);
-  return *a.result;
+  if (a) return *a.result;
+  switch (a.kind) {
+    case ProbeError::Table:
+      PyErr_SetString(PyExc_OSError, a.error.c_str());
+      throw py::error_already_set();
+    case ProbeError::Internal:
+      throw std::runtime_error(a.error);
+    case ProbeError::None:
+    case ProbeError::Position:
+    case ProbeError::NotCovered:
+      break;
+  }
+  throw InputError(a.error);
 }
 
 ProbeResult probe_state(const OpenTables& t, const GameState& s) {
@@ -75,9 +90,9 @@ void bind_tables(py::module_& m) {
                     "Final store difference, player to move minus opponent, stores included, under perfect play.")
       .def_property_readonly("result", [](const ProbeResult& r) { return outcome_name(r.outcome); },
                              "'win', 'draw' or 'loss' for the player to move.")
-      .def_property_readonly("best_move",
-                             [](const ProbeResult& r) { return r.best_move ? std::optional<int>(r.best_move) : std::nullopt; },
-                             "The lowest best pit (1-based), None when the game is over.")
+      .def_property_readonly(
+          "best_move", [](const ProbeResult& r) { return r.best_move ? std::optional<int>(r.best_move) : std::nullopt; },
+          "The lowest best pit (1-based), None when the game is over.")
       .def_property_readonly(
           "best_action",
           [](const ProbeResult& r) { return r.best_move ? std::optional<int>(r.best_move - 1) : std::nullopt; },
@@ -92,8 +107,7 @@ void bind_tables(py::module_& m) {
           "Every legal move as (pit, value), in pit order; value as for solve() after playing it.")
       .def("__repr__", &repr);
 
-  py::class_<OpenTables>(m, "Tables", R"doc(
-An endgame table directory built by `mancala build`, opened for probing.
+  py::class_<OpenTables>(m, "Tables", R"doc(An endgame table directory built by `mancala build`, opened for probing.
 
 Tables(path): path is a str or os.PathLike.  The ruleset and board width come
 from the files.  FileNotFoundError (NotADirectoryError) when there is no such
@@ -102,11 +116,11 @@ also be passed as solve()'s and analyze()'s tables.
 )doc")
       .def(py::init(&open_tables), py::arg("path"))
       .def("probe", &probe_state, py::arg("state"))
-      .def("probe", &probe_text, py::arg("position"), R"doc(
-The value of a State (of the tables' ruleset) or of a position in the
-project's notation: a ProbeResult.  ValueError naming the problem for another
+      .def("probe", &probe_text, py::arg("position"),
+           R"doc(The value of a State (of the tables' ruleset) or of a position in
+the project's notation: a ProbeResult.  ValueError naming the problem for another
 ruleset or board width, burnt holes, more seeds on the board than the tables
-hold (max_seeds), a malformed position, or a corrupt level file.
+hold (max_seeds) or a malformed position; OSError for a corrupt level file.
 )doc")
       .def_property_readonly("path", [](const OpenTables& t) { return t.dir; })
       .def_property_readonly("ruleset", [](const OpenTables& t) { return t.prober->rules().digest(); })
@@ -119,8 +133,7 @@ hold (max_seeds), a malformed position, or a corrupt level file.
             return std::make_shared<GameSpec>(t.prober->rules(), t.prober->pits_per_side(),
                                               seeds.value_or(covered_seeds(*t.prober)));
           },
-          py::arg("seeds") = py::none(), R"doc(
-The Game of the tables' ruleset and width; seeds a pit by default the most
+          py::arg("seeds") = py::none(), R"doc(The Game of the tables' ruleset and width; seeds a pit by default the most
 whose start position the tables cover (max_seeds // (2 * pits_per_side)).
 )doc")
       .def("__repr__", [](const OpenTables& t) {

@@ -20,6 +20,7 @@ import pickle
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -227,7 +228,14 @@ class ReferenceSelfTest(unittest.TestCase):
         # Emptying a row ends the game: sweep, the turn passes (no extra turn).
         self.assertEqual(kalah.play(parse("0,0,1/2,0,0 0-0 s"), 2), parse("0,0,0/0,0,0 1-2 n"))
         # BrainKing: the capturing seed stays.
-        self.assertEqual(Reference("brainking").play(parse("1,0,1/1,2,1 0-0 s"), 0), parse("0,1,1/1,0,1 2-0 n"))
+        brainking = Reference("brainking")
+        self.assertEqual(brainking.play(parse("1,0,1/1,2,1 0-0 s"), 0), parse("0,1,1/1,0,1 2-0 n"))
+        # BrainKing ends only when the player to move has no seeds: an extra turn with seeds goes on
+        # (North's row is empty), an extra turn without ends the game (and passes the turn).
+        self.assertFalse(brainking.is_terminal(parse("0,1,1/0,0,0 0-5 s")))
+        self.assertTrue(kalah.is_terminal(parse("0,1,1/0,0,0 0-5 s")))
+        self.assertEqual(brainking.play(parse("0,1,1/0,0,0 0-5 s"), 2), parse("0,1,0/0,0,0 1-5 s"))
+        self.assertEqual(brainking.play(parse("0,0,1/0,1,0 0-0 s"), 2), parse("0,0,0/0,0,0 1-1 n"))
 
     def test_hand_worked_values(self):
         kalah = Reference("kalah")
@@ -349,6 +357,18 @@ class StateAgainstReferenceTest(unittest.TestCase):
                     for pos in positions:
                         self.check_position(game, ref, pos)
 
+    def test_hand_worked_positions(self):
+        # The reference's hand-worked positions (ReferenceSelfTest), and some given over.
+        texts = ["0,1,1/1,1,1 0-0 s", "1,0,1/1,2,1 0-0 s", "1,0,1/1,0,1 0-0 s", "8,0,0/0,0,1 0-0 s",
+                 "0,0,1/2,0,0 0-0 s", "0,1,1/0,0,0 0-5 s", "0,0,1/0,1,0 0-0 s", "0,0,2/1,0,0 0-0 s",
+                 "1,0,1/0,0,1 0-0 s", "0,0,0/1,2,0 3-1 s", "0,0,0/1,2,0 3-1 n", "0,0,0/0,0,0 4-4 n",
+                 "13,0,0/0,0,0 0-0 s", "0,0,0/0,0,14 0-0 n"]
+        for kwargs, ref in RULESETS:
+            game = mancala.Game(pits=3, **kwargs)
+            for text in texts:
+                with self.subTest(ruleset=game.ruleset, position=text):
+                    self.check_position(game, ref, parse(text))
+
     def test_random_playouts(self):
         rng = random.Random(20240611)
         for kwargs, ref in RULESETS:
@@ -463,6 +483,15 @@ class SolveAgainstReferenceTest(unittest.TestCase):
         self.assertEqual(mancala.solve(mancala.Game("kalah", pits=3, seeds=3).new_initial_state(), threads=2).value,
                          Reference("kalah").value(start(3, 3)))
 
+    def test_more_threads_than_cores(self):
+        # As with the command line's --threads: they all run, and TBB says nothing on stderr.
+        threads = 2 * (os.cpu_count() or 1) + 1
+        code = ("import mancala; s = mancala.Game('kalah', pits=3, seeds=3).new_initial_state(); "
+                "r = mancala.solve(s, threads={}, tt_mb=8); print(r.value, r.threads)".format(threads))
+        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+        self.assertEqual(out.stdout.split(), [str(Reference("kalah").value(start(3, 3))), str(threads)])
+        self.assertEqual(out.stderr, "")
+
     def test_bad_solve_arguments(self):
         s = mancala.Game("kalah", pits=3, seeds=2).new_initial_state()
         with self.assertRaisesRegex(ValueError, "threads must be between 0 and 1024"):
@@ -505,7 +534,10 @@ class SolveAgainstReferenceTest(unittest.TestCase):
 
     def test_keyboard_interrupt_stops_a_solve(self):
         # Kalah(6,4) takes far longer than this test may run.
+        # Python's own SIGINT handler, also when this process started with
+        # SIGINT ignored (a background job of a non-interactive shell).
         s = mancala.Game("kalah", pits=6, seeds=4).new_initial_state()
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
         timer = threading.Timer(0.5, _thread.interrupt_main)
         t0 = time.monotonic()
         timer.start()
@@ -514,6 +546,7 @@ class SolveAgainstReferenceTest(unittest.TestCase):
                 mancala.solve(s, threads=1, tt_mb=16)
         finally:
             timer.cancel()
+            signal.signal(signal.SIGINT, previous)
         self.assertLess(time.monotonic() - t0, 30)
 
 
@@ -572,7 +605,9 @@ class TablesTest(unittest.TestCase):
         for pos in positions_of(ref, 3, 3, 30, seed=5):
             s = game.new_state(notation(pos))
             v = ref.value(pos)
-            self.assertEqual(mancala.solve(s, tables=self.dir, **FAST).value, v, notation(pos))
+            r = mancala.solve(s, tables=self.dir, **FAST)
+            self.assertEqual(r.value, v, notation(pos))
+            self.assertEqual(r.level_tables, self.MAX_SEEDS)  # the tables were used
             self.assertEqual(mancala.solve(s, tables=self.tables, **FAST).value, v)
             self.assertEqual(mancala.solve(s, tables=pathlib.Path(self.dir), **FAST).value, v)
             self.assertEqual(dict(mancala.analyze(s, tables=self.dir, **FAST)),
@@ -602,6 +637,19 @@ class TablesTest(unittest.TestCase):
         os.mkdir(empty)
         with self.assertRaisesRegex(ValueError, "holds no level files"):
             mancala.Tables(empty)
+        # A level file corrupted after the tables were opened: found on its first probe.
+        corrupt = os.path.join(self.tmp, "corrupt")
+        shutil.copytree(self.dir, corrupt)
+        tables = mancala.Tables(corrupt)
+        level = os.path.join(corrupt, "level_008.mtb")
+        with open(level, "r+b") as f:
+            f.seek(-1, os.SEEK_END)
+            last = f.read(1)
+            f.seek(-1, os.SEEK_END)
+            f.write(bytes([last[0] ^ 1]))
+        self.assertEqual(tables.probe("1,0,0/0,0,1 0-0 s").value, self.tables.probe("1,0,0/0,0,1 0-0 s").value)
+        with self.assertRaisesRegex(OSError, "level_008.mtb: payload checksum mismatch"):
+            tables.probe("3,3,1/1,0,0 0-0 s")
         afile = os.path.join(self.tmp, "a-file")
         open(afile, "w").close()
         with self.assertRaises(NotADirectoryError):
