@@ -182,4 +182,5 @@ expect 2 "test-stop-rank needs" build --pits 4 --max-seeds 3 --out "$work/x" --t
 [ ! -e "$work/x" ] || fail "a refused test stop created the directory"
 run 2 build --help | grep -q "^Usage: mpirun -np N mancala-mpi build" || fail "--help"
 run 2 build --help | grep -q "test-stop" && fail "--help lists the test-only options"
+[ "$(run 2 --version)" = "$("$mancala" --version | sed 's/^mancala /mancala-mpi /')" ] || fail "--version: $(run 2 --version)"
 echo "1 passed, 0 failed"

@@ -18,6 +18,7 @@
 #include "comm.hpp"
 #include "distributed_build.hpp"
 #include "mancala/error.hpp"
+#include "mancala/version.hpp"
 #include "progress.hpp"
 
 namespace {
@@ -141,6 +142,10 @@ int main(int argc, char** argv) {
   if (argc < 2) return usage(comm.root() ? std::cerr : std::cout, 2);
   const std::string name = argv[1];
   if (name == "--help" || name == "-h" || name == "help") return usage(std::cout, 0);
+  if (name == "--version" || name == "-V") {
+    if (comm.root()) std::cout << "mancala-mpi " << mancala::version() << " (commit " << mancala::source_commit() << ")\n";
+    return 0;
+  }
   if (name != "build") return fail("unknown command '" + name + "' (mancala-mpi has one: build)");
   try {
     return cmd_build(comm, Args(argv + 2, argv + argc));

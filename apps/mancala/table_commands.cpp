@@ -1,4 +1,6 @@
 // build, probe, verify, info: the endgame-table subcommands.
+#include <unistd.h>
+
 #include <bit>
 #include <chrono>
 #include <cstdio>
@@ -95,6 +97,8 @@ nlohmann::json probe_json(const Position& p, const ProbeResult& r) {
 // be probed gets {"line", "input", "error"} and the rest go on; the exit
 // status is then 2, with one line on stderr counting them.
 int probe_stream(const TableProber& tables) {
+  if (isatty(STDIN_FILENO))
+    std::cerr << "probe: reading positions from stdin, one a line (Ctrl-D ends; --position P probes one)" << std::endl;
   std::string text;
   std::uint64_t line = 0, refused = 0, first_refused = 0;
   std::string first_error;
