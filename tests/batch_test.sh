@@ -34,7 +34,7 @@ EOF
 want_commit=unknown
 if sha=$(git -C "$src" rev-parse --short=12 HEAD 2>/dev/null); then want_commit=$sha; fi
 direct=$("$mancala" solve --game kalah --pits 3 --seeds 2 --tt-mb 16 --json | py 'import json,sys; print(json.load(sys.stdin)["value"])')
-WANT_COMMIT=$want_commit WANT_HOST=$(hostname) DIRECT=$direct py '
+WANT_COMMIT=$want_commit WANT_HOST=$(hostname) DIRECT=$direct NPROC=$(nproc) py '
 import json, os, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 assert len(rows) == 4, len(rows)
@@ -54,6 +54,7 @@ assert rows[0]["position"] == "2,2,2/2,2,2 0-0 s" and rows[0]["legal_moves"] == 
 assert rows[1]["value"] == int(os.environ["DIRECT"]) and rows[1]["threads"] == 2
 assert "result_seconds" in rows[1]  # the solver s own time, next to the wall time
 assert rows[0]["threads"] == 1
+assert rows[3]["threads"] == int(os.environ["NPROC"]), rows[3]["threads"]  # analyze: --threads 0, every core
 assert rows[2]["counts"] == [3, 6] and rows[2]["position"] == "1,2,3/3,2,1 3-4 n"
 assert rows[3]["value"] == rows[3]["moves"][0]["value"]
 ' "$work/all.jsonl" || fail "whole run output"

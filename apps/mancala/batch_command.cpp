@@ -84,23 +84,18 @@ std::optional<long> parse_index(const std::string& text) {
   return std::stol(text);
 }
 
-int available_cpus() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
-  return int(std::max(1u, std::thread::hardware_concurrency()));
-}
-
 // The threads a command line asks for: its --threads, else the command's
-// default (build and verify use every available core, the rest one thread).
-// 0 means every available core.  Null when --threads is not a number (the
-// command itself then reports the error).
+// default (0 for every command that takes --threads, the rest one thread).
+// 0 means every available core (cli_common.hpp).  Null when --threads is not
+// a number (the command itself then reports the error).
 ojson threads_of(const std::vector<std::string>& words) {
   std::optional<std::string> given;
   for (std::size_t i = 1; i < words.size(); ++i) {
     if (words[i] == "--threads" && i + 1 < words.size()) given = words[i + 1];
     if (words[i].rfind("--threads=", 0) == 0) given = words[i].substr(10);
   }
-  long threads = (words[0] == "build" || words[0] == "verify") ? 0 : 1;
+  static const char* const kThreaded[] = {"solve", "analyze", "play", "opening", "build", "verify"};
+  long threads = std::find(std::begin(kThreaded), std::end(kThreaded), words[0]) != std::end(kThreaded) ? 0 : 1;
   if (given) {
     const auto n = parse_index(*given);
     if (!n) return nullptr;
