@@ -31,11 +31,11 @@ complete_words() {
   _mancala
   printf '%s\n' "${COMPREPLY[@]}"
 }
-complete_words mancala pro | grep -qx probe || fail "completion of 'pro' lacks probe"
-complete_words mancala so | grep -qx solve || fail "completion of 'so' lacks solve"
+grep -qx probe <<<"$(complete_words mancala pro)" || fail "completion of 'pro' lacks probe"
+grep -qx solve <<<"$(complete_words mancala so)" || fail "completion of 'so' lacks solve"
 [ "$(complete_words mancala "" | grep -c .)" -ge "$(echo "$commands" | wc -w)" ] || fail "completion of '' lacks commands"
-complete_words mancala probe --ta | grep -qx -- --tables || fail "completion of 'probe --ta' lacks --tables"
-complete_words mancala solve --time | grep -qx -- --time-limit || fail "completion of 'solve --time' lacks --time-limit"
-complete_words mancala solve --game o | grep -qx oware || fail "completion of '--game o' lacks oware"
-complete_words mancala help pl | grep -qx play || fail "completion of 'help pl' lacks play"
+grep -qx -- --tables <<<"$(complete_words mancala probe --ta)" || fail "completion of 'probe --ta' lacks --tables"
+grep -qx -- --time-limit <<<"$(complete_words mancala solve --time)" || fail "completion of 'solve --time' lacks --time-limit"
+grep -qx oware <<<"$(complete_words mancala solve --game o)" || fail "completion of '--game o' lacks oware"
+grep -qx play <<<"$(complete_words mancala help pl)" || fail "completion of 'help pl' lacks play"
 echo ok

@@ -180,7 +180,10 @@ expect 2 "test-stop-rank must be between 0 and 1" build --pits 4 --max-seeds 3 -
 expect 2 "test-stop-rank must be 0" build --pits 4 --max-seeds 3 --out "$work/x" --test-stop-mid-level 1 --test-stop-rank 1
 expect 2 "test-stop-rank needs" build --pits 4 --max-seeds 3 --out "$work/x" --test-stop-rank 0
 [ ! -e "$work/x" ] || fail "a refused test stop created the directory"
-run 2 build --help | grep -q "^Usage: mpirun -np N mancala-mpi build" || fail "--help"
-run 2 build --help | grep -q "test-stop" && fail "--help lists the test-only options"
+# Output is captured before grep reads it: `cmd | grep -q` under pipefail
+# fails whenever grep exits before cmd has written its last line (SIGPIPE).
+help=$(run 2 build --help)
+grep -q "^Usage: mpirun -np N mancala-mpi build" <<<"$help" || fail "--help: $help"
+grep -q "test-stop" <<<"$help" && fail "--help lists the test-only options"
 [ "$(run 2 --version)" = "$("$mancala" --version | sed 's/^mancala /mancala-mpi /')" ] || fail "--version: $(run 2 --version)"
 echo "1 passed, 0 failed"

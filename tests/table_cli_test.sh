@@ -93,7 +93,7 @@ done
 
 # The test options are hidden from --help, and refused out of range (a stop
 # past the top level could never happen).
-"$mancala" build --help | grep -q test-stop && fail "build --help lists the test-only options"
+grep -q test-stop <<<"$("$mancala" build --help)" && fail "build --help lists the test-only options"
 "$mancala" verify "$work/clean" --quiet >/dev/null || fail "verify of a good directory"
 "$mancala" info "$work/clean" --json | python3 -c '
 import json, sys
@@ -101,7 +101,7 @@ d = json.load(sys.stdin)
 assert d["max_seeds"] == 17 and len(d["levels"]) == 18
 assert all(l["build_seconds"] is not None and l["build_seconds"] >= 0 for l in d["levels"])
 assert all(sum(l["histogram"].values()) == l["positions"] for l in d["levels"])' || fail "info --json"
-"$mancala" info "$work/clean" | grep -q "^level 17 .* build [0-9.e-]* s$" || fail "info: build time of level 17"
+grep -q "^level 17 .* build [0-9.e-]* s$" <<<"$("$mancala" info "$work/clean")" || fail "info: build time of level 17"
 # Without build_times.csv (files copied elsewhere) the time is unrecorded, not invented.
 mkdir "$work/copied" && cp "$work"/clean/level_*.mtb "$work/copied/"
 "$mancala" info "$work/copied" --json | python3 -c 'import json,sys; assert all(l["build_seconds"] is None for l in json.load(sys.stdin)["levels"])' \

@@ -68,7 +68,7 @@ for f in "$work"/ref/level_*.mtb; do
 done
 [ -z "$(ls "$work"/locked/*.tmp 2>/dev/null)" ] || fail "temporary files left behind"
 # The lock goes with the process: a third build finds every level and reuses it.
-"$mancala" "${slow[@]}" --out "$work/locked" --json | grep -q '"reused":false' && fail "a rerun rebuilt a level"
+grep -q '"reused":false' <<<"$("$mancala" "${slow[@]}" --out "$work/locked" --json)" && fail "a rerun rebuilt a level"
 
 # --- a level file truncated while mapped ----------------------------------------
 cp -r "$work/ref" "$work/bus"
