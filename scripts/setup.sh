@@ -7,7 +7,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
-  libtbb-dev libboost-program-options-dev nlohmann-json3-dev libzstd-dev libglpk-dev
+  libtbb-dev libboost-program-options-dev nlohmann-json3-dev libzstd-dev libxxhash-dev libglpk-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-dev python3-matplotlib pybind11-dev help2man bash-completion
   libopenmpi-dev openmpi-bin

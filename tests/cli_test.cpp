@@ -12,6 +12,7 @@
 #include <set>
 
 #include "cli_harness.hpp"
+#include "temp_dir.hpp"
 #include "mancala/engine.hpp"
 #include "mancala/notation.hpp"
 
@@ -64,14 +65,14 @@ json command_json(const CommandSpec& c, Args args) {
 }
 
 // A table directory private to this test process.
+// (TempDir: removed at exit, and at start if a dead process of the same id
+// left one.)
 const std::string& cli_tables() {
-  static const std::string dir = (std::filesystem::temp_directory_path() / ("mancala_cli_tables_" + std::to_string(::getpid()))).string();
-  return dir;
+  static const TempDir dir{"mancala_cli_tables"};
+  static const std::string path = dir.path().string();
+  return path;
 }
 const Args kBuildCliTables = {"build", "--game", "oware", "--pits", "2", "--max-seeds", "4", "--out", cli_tables(), "--quiet"};
-struct RemoveCliTables {
-  ~RemoveCliTables() { std::filesystem::remove_all(cli_tables()); }
-} remove_cli_tables;
 
 // A one-command batch manifest private to this test process (written on
 // first use), and an empty one.
@@ -120,6 +121,8 @@ const std::vector<CommandSpec>& commands() {
        {"position", "value", "best_move", "moves"}, false, "position", {}, kBuildCliTables},
       {"verify", {cli_tables(), "--quiet"}, {"ok", "ruleset", "max_seeds"}, false, "position", {}, kBuildCliTables},
       {"info", {cli_tables()}, {"ruleset", "levels"}, false, "position", {}, kBuildCliTables},
+      {"convert", {cli_tables(), "--quiet"}, {"ruleset", "compression", "bytes", "bits_per_position", "levels"}, false, "position", {},
+       kBuildCliTables},
       {"opening", {"--tt-mb", "16"},
        {"board", "ruleset", "value", "value_exact", "matrix", "south_strategy", "north_strategy", "saddle_point",
         "sequential_value", "opening_states", "simultaneous_decisions", "positions_solved", "nodes", "seconds"},

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli_harness.hpp"
+#include "temp_dir.hpp"
 
 namespace {
 
@@ -107,7 +108,8 @@ TEST(CliOpening, EntriesSolvedApartGiveTheSameSolution) {
 
 // Table files (shared by every worker) change the work, never a value.
 TEST(CliOpening, TablesChangeNoValue) {
-  const std::string dir = (std::filesystem::temp_directory_path() / ("mancala_opening_tables_" + std::to_string(::getpid()))).string();
+  const TempDir work{"mancala_opening_tables"};
+  const std::string dir = work.path().string();
   expect_success(run_mancala({"build", "--game", "congkak", "--pits", "4", "--max-seeds", "10", "--out", dir, "--quiet"}));
   const Args board = {"opening", "--pits", "4", "--seeds", "3", "--threads", "2"};
   const json plain = run_json(board);
@@ -115,7 +117,6 @@ TEST(CliOpening, TablesChangeNoValue) {
   for (const char* key : {"value_exact", "matrix_exact", "south_strategy_exact", "north_strategy_exact", "sequential_value"})
     EXPECT_EQ(tabled[key], plain[key]) << key;
   EXPECT_NE(tabled["nodes"], plain["nodes"]) << "the tables were not used";
-  std::filesystem::remove_all(dir);
 }
 
 TEST(CliOpening, BadEntriesFilesAreRefused) {

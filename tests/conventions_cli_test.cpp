@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli_harness.hpp"
+#include "temp_dir.hpp"
 
 namespace {
 
@@ -20,9 +21,9 @@ using namespace cli_harness;
 // Tables private to this test process: Kalah 3 pits, levels 0..12, built
 // on first use and removed when the process ends.
 const std::string& tables_path() {
-  static const std::string dir =
-      (std::filesystem::temp_directory_path() / ("mancala_conventions_tables_" + std::to_string(::getpid()))).string();
-  return dir;
+  static const TempDir dir{"mancala_conventions_tables"};  // also removes a dead process's
+  static const std::string path = dir.path().string();
+  return path;
 }
 const std::string& kalah_tables() {
   static const bool built = [] {
@@ -34,10 +35,6 @@ const std::string& kalah_tables() {
   (void)built;
   return tables_path();
 }
-struct RemoveTables {
-  RemoveTables() { tables_path(); }  // constructed first, so it outlives this object
-  ~RemoveTables() { std::filesystem::remove_all(tables_path()); }
-} remove_tables;
 
 // "mancala X.Y.Z (commit <12 hex digits>[+dirty])\n", or "(commit unknown)".
 bool is_version_line(const std::string& line) {
@@ -219,15 +216,14 @@ TEST(Threads, ZeroIsEveryCoreAndSlurmIsRespected) {
 }
 
 TEST(Threads, TheBuildRecordsItsThreadsAndCommit) {
-  const std::string dir =
-      (std::filesystem::temp_directory_path() / ("mancala_conventions_build_" + std::to_string(::getpid()))).string();
+  const TempDir work{"mancala_conventions_build"};
+  const std::string dir = work.path().string();
   const RunResult r = run_mancala({"build", "--pits", "2", "--max-seeds", "3", "--out", dir, "--threads", "1", "--quiet"});
   expect_success(r);
   std::ifstream in(dir + "/build_times.csv");
   std::string header, row;
   std::getline(in, header);
   std::getline(in, row);
-  std::filesystem::remove_all(dir);
   EXPECT_EQ(header, "ruleset,pits_per_side,level,positions,seconds,passes,threads,commit");
   const std::string line = version_line();
   const std::string commit = line.substr(line.find("(commit ") + 8, line.find(')') - line.find("(commit ") - 8);

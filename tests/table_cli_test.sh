@@ -60,7 +60,9 @@ for threads in 1 2; do
   tmp=$(level "$dir" 9).tmp
   [ -f "$tmp" ] && [ ! -e "$(level "$dir" 9)" ] || fail "no partial $tmp (or level 9 complete): $(ls "$dir")"
   size=$(stat -c %s "$tmp") full=$(stat -c %s "$(level "$work/clean" 9)")
-  [ "$size" -gt 100 ] && [ "$size" -lt "$full" ] || fail "$tmp holds $size bytes, not part of level 9's $full"
+  # (The values go out a block at a time: half a level of one block is
+  # not written yet, only the header's placeholder.)
+  [ "$size" -gt 50 ] && [ "$size" -lt "$full" ] || fail "$tmp holds $size bytes, not part of level 9's $full"
   holds "$dir" 9 "$tmp"
   stop --test-stop-after-level $((top - 1))
   holds "$dir" "$top"

@@ -16,7 +16,11 @@
 #include <functional>
 #include <iterator>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "cli_harness.hpp"
+#include "temp_dir.hpp"
 
 namespace {
 
@@ -27,13 +31,12 @@ namespace fs = std::filesystem;
 // Fixtures: small table directories built once by the binary itself.
 // ---------------------------------------------------------------------------
 
+// Removed when the process ends, and at its start if a dead process of the
+// same id left one (built fixtures found there would be reused).
 const fs::path& suite_dir() {
-  static const fs::path dir = fs::temp_directory_path() / ("mancala_table_robustness_" + std::to_string(::getpid()));
-  return dir;
+  static const TempDir dir{"mancala_table_robustness"};
+  return dir.path();
 }
-struct RemoveSuiteDir {
-  ~RemoveSuiteDir() { fs::remove_all(suite_dir()); }
-} remove_suite_dir;
 
 // A directory built with `mancala build ARGS --out DIR` (once per process).
 fs::path built(const std::string& name, const Args& args) {
@@ -97,11 +100,16 @@ std::uint64_t fnv1a64(const std::string& s) {
   return h;
 }
 
+// Format version 2: the header, then the block index (end offset and XXH3
+// of each block), then the blocks.  The forger handles the raw codec, whose
+// blocks are the values themselves; reindex() recomputes the index from the
+// payload, as a forger who changes values would.
 struct Header {
   std::uint32_t version = 0;
   std::string digest;
-  std::uint64_t pits = 0, seeds = 0, scheme = 0, encoding = 0, entries = 0, codec = 0, payload_size = 0, decoded_size = 0;
+  std::uint64_t pits = 0, seeds = 0, scheme = 0, encoding = 0, entries = 0, codec = 0, block_log2 = 0, stored = 0;
   std::uint64_t payload_hash = 0;
+  std::string index;
   std::string payload;
 };
 
@@ -126,18 +134,34 @@ Header parse(const std::string& b) {
   h.encoding = get(b, at + 4, 1);
   h.entries = get(b, at + 5, 8);
   h.codec = get(b, at + 13, 1);
-  h.payload_size = get(b, at + 14, 8);
-  h.decoded_size = get(b, at + 22, 8);
-  h.payload_hash = get(b, at + 30, 8);
-  h.payload = b.substr(get(b, 12, 4));
+  h.block_log2 = get(b, at + 14, 1);
+  h.stored = get(b, at + 15, 8);
+  h.payload_hash = get(b, at + 23, 8);
+  const std::size_t header_size = get(b, 12, 4);
+  const std::size_t blocks = h.block_log2 < 40 ? (h.entries + (std::uint64_t(1) << h.block_log2) - 1) >> h.block_log2 : 1;
+  h.index = b.substr(header_size, 16 * blocks);
+  h.payload = b.substr(header_size + 16 * blocks);
   return h;
 }
 
-// The file of a header: header size, digest hash and CRC always consistent.
+// The index of a raw payload in blocks of 2^block_log2 values.
+void reindex(Header& h) {
+  h.index.clear();
+  const std::size_t block = std::size_t(1) << h.block_log2;
+  for (std::size_t at = 0; at < h.payload.size(); at += block) {
+    const std::size_t n = std::min(block, h.payload.size() - at);
+    put(h.index, at + n, 8);
+    put(h.index, XXH3_64bits(h.payload.data() + at, n), 8);
+  }
+  h.stored = h.payload.size();
+}
+
+// The file of a header: header size, digest hash, index hash and CRC always
+// consistent.
 std::string serialize(const Header& h) {
   std::string b = std::string("MNCLTBL\x1a", 8);
   put(b, h.version, 4);
-  put(b, 26 + h.digest.size() + 42, 4);
+  put(b, 26 + h.digest.size() + 43, 4);
   put(b, fnv1a64(h.digest), 8);
   put(b, h.digest.size(), 2);
   b += h.digest;
@@ -147,11 +171,12 @@ std::string serialize(const Header& h) {
   put(b, h.encoding, 1);
   put(b, h.entries, 8);
   put(b, h.codec, 1);
-  put(b, h.payload_size, 8);
-  put(b, h.decoded_size, 8);
+  put(b, h.block_log2, 1);
+  put(b, h.stored, 8);
   put(b, h.payload_hash, 8);
+  put(b, XXH3_64bits(h.index.data(), h.index.size()), 8);
   put(b, crc32(b), 4);
-  return b + h.payload;
+  return b + h.index + h.payload;
 }
 
 void forge(const fs::path& file, const std::function<void(Header&)>& edit) {
@@ -250,8 +275,9 @@ INSTANTIATE_TEST_SUITE_P(
         HeaderForgery{"EntryCountNotTheLevelSize",
                       [](Header& h) {
                         h.payload += '\0';
-                        h.entries = h.payload_size = h.decoded_size = h.payload.size();
+                        h.entries = h.payload.size();
                         h.payload_hash = fnv1a64(h.payload);
+                        reindex(h);
                       },
                       "entry count"},
         HeaderForgery{"UnknownRuleset", [](Header& h) { h.digest = "chess"; }, "unknown ruleset 'chess'"},
@@ -260,8 +286,14 @@ INSTANTIATE_TEST_SUITE_P(
         HeaderForgery{"LongRuleset", [](Header& h) { h.digest = std::string(300, 'k'); }, "300 bytes"},
         HeaderForgery{"ValueEncoding2", [](Header& h) { h.encoding = 2; }, "value encoding"},
         HeaderForgery{"IndexScheme0", [](Header& h) { h.scheme = 0; }, "index scheme"},
-        HeaderForgery{"Codec1", [](Header& h) { h.codec = 1; }, "codec"},
-        HeaderForgery{"Version2", [](Header& h) { h.version = 2; }, "version"}),
+        HeaderForgery{"Codec2", [](Header& h) { h.codec = 2; }, "codec"},
+        HeaderForgery{"Codec255", [](Header& h) { h.codec = 255; }, "codec"},
+        HeaderForgery{"Version3", [](Header& h) { h.version = 3; }, "version"},
+        HeaderForgery{"Version1LayoutOfVersion2", [](Header& h) { h.version = 1; }, "header"},
+        HeaderForgery{"BlockSize2To9", [](Header& h) { h.block_log2 = 9; reindex(h); }, "block size"},
+        HeaderForgery{"BlockSize2To25", [](Header& h) { h.block_log2 = 25; reindex(h); }, "block size"},
+        HeaderForgery{"BlockSize2To255", [](Header& h) { h.block_log2 = 255; }, "block size"},
+        HeaderForgery{"StoredSizeHuge", [](Header& h) { h.stored = ~std::uint64_t(0) >> 1; }, "payload size"}),
     [](const auto& param_info) { return param_info.param.name; });
 
 // ---------------------------------------------------------------------------
@@ -301,7 +333,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadTables{"BadVersion", [](const fs::path& d) { forge(level(d, 3), [](Header& h) { h.version = 7; }); }, "format version 7"},
         BadTables{"BadHeaderCrc", [](const fs::path& d) { set_byte(level(d, 3), 17, '\x55'); }, "level_003.mtb: header checksum"},
         BadTables{"BadPayloadHash", [](const fs::path& d) { set_byte(level(d, 6), bytes_of(level(d, 6)).size() - 1, 9); },
-                  "level_006.mtb: payload checksum"},
+                  "level_006.mtb: block 0 checksum mismatch"},
+        BadTables{"IndexOutOfOrder",
+                  [](const fs::path& d) {
+                    forge(level(d, 6), [](Header& h) { h.index[0] = char(h.index[0] + 1); });  // block 0 ends a byte late
+                  },
+                  "level_006.mtb: block index entry 0 is out of order"},
+        BadTables{"BadIndexHash",
+                  [](const fs::path& d) {
+                    const std::string b = bytes_of(level(d, 6));
+                    const std::size_t at = get(b, 12, 4) + 9;  // block 0's hash
+                    set_byte(level(d, 6), at, char(b[at] ^ 0x40));
+                  },
+                  "level_006.mtb: block index checksum"},
         BadTables{"TruncatedPayload", [](const fs::path& d) { fs::resize_file(level(d, 5), fs::file_size(level(d, 5)) - 1); },
                   "level_005.mtb"},
         BadTables{"TruncatedHeader", [](const fs::path& d) { fs::resize_file(level(d, 5), 20); }, "level_005.mtb: truncated header"},
@@ -352,6 +396,7 @@ INSTANTIATE_TEST_SUITE_P(
                     forge(level(d, 6), [](Header& h) {
                       h.payload[h.payload.size() / 2] = char(h.payload[h.payload.size() / 2] + 2);
                       h.payload_hash = fnv1a64(h.payload);
+                      reindex(h);
                     });
                   },
                   "level_006.mtb: level 6 position"}),

@@ -112,7 +112,7 @@ TEST(TableFile, BadFilesAreRefusedWithTheirName) {
   auto open = [&] { tables::MappedLevel(file, kOware, 3, 6); };
 
   overwrite_byte(file, good.size() - 1, char(good.back() ^ 1));
-  expect_refused(open, "payload checksum");
+  expect_refused(open, "block 0 checksum mismatch");
   restore();
   overwrite_byte(file, 30, char(good[30] ^ 1));
   expect_refused(open, "level_006.mtb");

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <bit>
+
 #include "mancala/error.hpp"
 #include "progress.hpp"
 
@@ -13,7 +15,30 @@ void add_build_options(po::options_description& desc) {
       ("max-seeds", po::value<int>()->required(), "build levels 0..K (boards with up to K seeds)")
       ("out", po::value<std::string>()->required(), "table directory (created; complete levels are reused)")
       ("quiet", po::bool_switch(), "no progress line on stderr");
+  add_format_options(desc);
   add_threads_option(desc, "TBB threads (per process); the files do not depend on it either");
+}
+
+void add_format_options(po::options_description& desc) {
+  desc.add_options()
+      ("compression", po::value<std::string>()->default_value(tables::codec_name(tables::LevelFormat{}.codec)),
+       "how level files store their values: none (read in place) or zstd (blocks coded one by one)")
+      ("block-size", po::value<long long>()->default_value(65536),
+       "values a block of a level file (a power of two, 1024 to 16777216); a probe decodes one block")
+      ("zstd-level", po::value<int>()->default_value(tables::LevelFormat{}.zstd_level),
+       "zstd's effort, 1 to 22 (with --compression zstd; the files depend on it)");
+}
+
+tables::LevelFormat read_format_options(const po::variables_map& vm) {
+  tables::LevelFormat f;
+  f.codec = tables::parse_codec(vm["compression"].as<std::string>());
+  const std::uint64_t block = std::uint64_t(int_option(vm, "block-size", 1024, 1 << 24));
+  if (!std::has_single_bit(block)) throw InputError("--block-size must be a power of two, got " + std::to_string(block));
+  f.block_log2 = std::countr_zero(block);
+  f.zstd_level = int(int_option(vm, "zstd-level", 1, 22));
+  if (!vm["zstd-level"].defaulted() && f.codec != tables::Codec::Zstd)
+    throw InputError("--zstd-level is for --compression zstd");
+  return f;
 }
 
 void add_build_test_options(po::options_description& hidden) {
@@ -33,6 +58,7 @@ BuildOptions read_build_options(const po::variables_map& vm) {
   if (o.out.empty()) throw InputError("--out must name the table directory, it is empty");
   o.quiet = vm["quiet"].as<bool>();
   o.json = vm["json"].as<bool>();
+  o.format = read_format_options(vm);
   if (vm.count("test-stop-after-level")) o.test_stop_after_level = int(int_option(vm, "test-stop-after-level", 0, o.max_seeds));
   if (vm.count("test-stop-mid-level")) o.test_stop_mid_level = int(int_option(vm, "test-stop-mid-level", 0, o.max_seeds));
   return o;

@@ -16,6 +16,7 @@ struct BuildOptions {
   int threads = 1;  // TBB threads (per process), resolved (threads_option)
   bool quiet = false;
   bool json = false;
+  tables::LevelFormat format;  // --compression, --block-size, --zstd-level
   // Test-only, hidden from --help (README "Endgame tables"): end the process
   // as a kill would, once this run has written level K
   // (--test-stop-after-level K) or the first half of level K's .tmp
@@ -26,8 +27,13 @@ struct BuildOptions {
   int test_stop_mid_level = -1;
 };
 
-// Adds the game options, --max-seeds, --out, --threads and --quiet.
+// Adds the game options, --max-seeds, --out, --threads, --quiet and the
+// file format's options.
 void add_build_options(po::options_description& desc);
+// Adds --compression, --block-size and --zstd-level (build and convert).
+void add_format_options(po::options_description& desc);
+// Reads them back; throws InputError for a bad value.
+tables::LevelFormat read_format_options(const po::variables_map& vm);
 // Adds --test-stop-after-level and --test-stop-mid-level, for parse_args()'s
 // hidden options.
 void add_build_test_options(po::options_description& hidden);
@@ -46,6 +52,6 @@ inline constexpr int kTestStopStatus = 75;
 tables::BuildTestHooks test_stop_hooks(const BuildOptions& opt, const std::string& who);
 
 inline const char* kBuildSynopsis =
-    "--pits m --max-seeds K --out DIR [--game G] [ruleset options] [--threads T] [--quiet] [--json]";
+    "--pits m --max-seeds K --out DIR [--game G] [ruleset options] [--compression none|zstd] [--threads T] [--quiet] [--json]";
 
 }  // namespace mancala::cli

@@ -89,7 +89,7 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
              " of " + human(total) + " positions, " + std::to_string(comm.size()) + " processes, " + fixed(t, 0) + " s";
     });
     built = mpi::build_tables_distributed(comm, opt.out, opt.game.rules, opt.game.position.m(), max_seeds, &status, &figures,
-                                          &hooks);
+                                          &hooks, opt.format);
   }
   const double seconds = comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   const std::uint64_t sent_total = comm.sum(comm.bytes_sent());

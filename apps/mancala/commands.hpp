@@ -16,6 +16,7 @@ int cmd_build(const Args& args);
 int cmd_probe(const Args& args);
 int cmd_verify(const Args& args);
 int cmd_info(const Args& args);
+int cmd_convert(const Args& args);
 int cmd_batch(const Args& args);
 int cmd_opening(const Args& args);
 int cmd_match(const Args& args);

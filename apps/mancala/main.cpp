@@ -43,6 +43,7 @@ const std::map<std::string, Entry>& commands() {
       {"probe", {cmd_probe, "value and best move of a position from endgame tables"}},
       {"verify", {cmd_verify, "check every table file and re-derive every value"}},
       {"info", {cmd_info, "per-level statistics of a table directory"}},
+      {"convert", {cmd_convert, "rewrite a table directory's files in another format (compress, decompress, v1 to v2)"}},
       {"opening", {cmd_opening, "congkak: the simultaneous opening solved as a game (mixed strategies)"}},
       {"match", {cmd_match, "congkak: a multi-round match solved for its outcome"}},
       {"batch", {cmd_batch, "run the commands of a manifest (Slurm array aware), one JSON line each"}},

@@ -1,6 +1,7 @@
 // build, probe, verify, info: the endgame-table subcommands.
 #include <unistd.h>
 
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstdio>
@@ -58,7 +59,7 @@ int cmd_build(const Args& args) {
              " of " + human(total) + " positions, " + human(rate) + " positions/s, " + fixed(t, 0) + " s" +
              (rate > 0 ? ", ~" + fixed((total - done) / rate, 0) + " s left" : "");
     });
-    built = tables::build_tables(opt.out, g.rules, g.position.m(), max_seeds, &status, &hooks);
+    built = tables::build_tables(opt.out, g.rules, g.position.m(), max_seeds, &status, &hooks, opt.format);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   nlohmann::json levels = nlohmann::json::array();
@@ -228,6 +229,56 @@ int cmd_verify(const Args& args) {
   return 0;
 }
 
+int cmd_convert(const Args& args) {
+  po::options_description desc("convert: rewrite a table directory's level files in another format (the values stay)");
+  desc.add_options()("dir", po::value<std::string>()->required(), "table directory")("quiet", po::bool_switch(), "no progress line");
+  add_format_options(desc);
+  add_threads_option(desc, "TBB threads (blocks are coded in parallel)");
+  po::positional_options_description pos;
+  pos.add("dir", 1);
+  po::variables_map vm;
+  if (!parse_args("mancala convert", "DIR [--compression none|zstd] [--block-size N] [--zstd-level L] [--threads T] [--quiet] [--json]",
+                  desc, args, vm, &pos))
+    return 0;
+  const std::string dir = vm["dir"].as<std::string>();
+  const tables::LevelFormat format = read_format_options(vm);
+  const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::size_t(threads_option(vm)));
+  const tables::DirectoryInfo info = tables::describe_directory(dir);
+  // The build lock: no build (or other convert) rewrites these files meanwhile.
+  const tables::BuildLock lock(dir);
+  std::atomic<int> level{0};
+  const auto t0 = std::chrono::steady_clock::now();
+  nlohmann::json levels = nlohmann::json::array();
+  std::uint64_t before = 0, after = 0, positions = 0;
+  {
+    ProgressLine progress(ProgressLine::wanted(vm["quiet"].as<bool>()), [&](double t) {
+      return "convert: level " + std::to_string(level.load()) + " of " + std::to_string(info.max_seeds) + ", " + seconds_text(t);
+    });
+    for (int k = 0; k <= info.max_seeds; ++k) {
+      level = k;
+      const std::filesystem::path file = tables::level_path(dir, k);
+      const tables::TableHeader old = tables::read_header(file);
+      const bool rewritten = tables::convert_level(dir, info.rules, info.pits_per_side, k, format);
+      const tables::TableHeader now = tables::read_header(file);
+      before += old.file_bytes;
+      after += now.file_bytes;
+      positions += now.entries;
+      levels.push_back({{"seeds", k}, {"rewritten", rewritten}, {"bytes_before", old.file_bytes}, {"bytes", now.file_bytes},
+                        {"bits_per_position", 8.0 * double(now.file_bytes) / double(now.entries)}});
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (vm["json"].as<bool>()) {
+    print_json({{"ruleset", info.rules.digest()}, {"pits_per_side", info.pits_per_side}, {"max_seeds", info.max_seeds},
+                {"compression", tables::codec_name(format.codec)}, {"bytes_before", before}, {"bytes", after},
+                {"bits_per_position", 8.0 * double(after) / double(positions)}, {"seconds", seconds}, {"levels", levels}});
+    return 0;
+  }
+  std::cout << "converted " << dir << " to " << tables::codec_name(format.codec) << ": " << before << " -> " << after << " bytes ("
+            << fixed(8.0 * double(after) / double(positions), 2) << " bits a position) in " << seconds_text(seconds) << "\n";
+  return 0;
+}
+
 int cmd_info(const Args& args) {
   po::options_description desc("info: per-level positions, value histogram, win/draw/loss counts and build time");
   desc.add_options()("dir", po::value<std::string>()->required(), "table directory");
@@ -246,7 +297,11 @@ int cmd_info(const Args& args) {
     std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(s.payload_hash));
     list.push_back({{"seeds", s.seeds}, {"positions", s.positions}, {"wins", s.wins}, {"draws", s.draws},
                     {"losses", s.losses}, {"histogram", hist}, {"payload_fnv1a64", hash},
-                    {"build_seconds", s.build_seconds < 0 ? nlohmann::json(nullptr) : nlohmann::json(s.build_seconds)}});
+                    {"build_seconds", s.build_seconds < 0 ? nlohmann::json(nullptr) : nlohmann::json(s.build_seconds)},
+                    {"format_version", s.header.version}, {"compression", tables::codec_name(s.header.codec)},
+                    {"block_size", s.header.block_log2 ? nlohmann::json(std::uint64_t(1) << s.header.block_log2) : nlohmann::json(nullptr)},
+                    {"file_bytes", s.header.file_bytes},
+                    {"bits_per_position", 8.0 * double(s.header.file_bytes) / double(s.positions)}});
   }
   if (vm["json"].as<bool>()) {
     print_json({{"ruleset", info.rules.digest()}, {"pits_per_side", info.pits_per_side}, {"max_seeds", info.max_seeds},
@@ -258,7 +313,9 @@ int cmd_info(const Args& args) {
   for (std::size_t i = 0; i < levels.size(); ++i) {
     const tables::LevelSummary& s = levels[i];
     std::cout << "level " << s.seeds << "  positions " << s.positions << "  win " << s.wins << "  draw " << s.draws
-              << "  loss " << s.losses << "  payload " << list[i]["payload_fnv1a64"].get<std::string>() << "  build ";
+              << "  loss " << s.losses << "  payload " << list[i]["payload_fnv1a64"].get<std::string>() << "  v"
+              << s.header.version << " " << tables::codec_name(s.header.codec) << " " << fixed(list[i]["bits_per_position"].get<double>(), 2)
+              << " bits/position  build ";
     if (s.build_seconds < 0)
       std::cout << "unrecorded";
     else

@@ -317,11 +317,16 @@ std::vector<tables::BuiltLevel> build_with(Comm& comm, const std::filesystem::pa
     if (reused == "1") {
       std::vector<std::int8_t> mine(held.hi(k) - held.lo(k));
       if (comm.root()) {
-        std::copy_n(existing->values() + held.lo(k), mine.size(), mine.data());
+        // read(): a compressed level is decoded a chunk at a time.
+        existing->read(held.lo(k), mine.size(), mine.data());
+        std::vector<std::int8_t> chunk;
         for (int r = 1; r < comm.size(); ++r) {
           const std::uint64_t a = held.begin(k, r), n = held.begin(k, r + 1) - a;
-          for (std::uint64_t at = 0; at < n; at += kChunk)
-            comm.send(std::span<const std::int8_t>(existing->values() + a + at, std::min(kChunk, n - at)), r);
+          for (std::uint64_t at = 0; at < n; at += kChunk) {
+            chunk.resize(std::min(kChunk, n - at));
+            existing->read(a + at, chunk.size(), chunk.data());
+            comm.send(std::span<const std::int8_t>(chunk.data(), chunk.size()), r);
+          }
         }
         existing.reset();
       } else {
@@ -373,7 +378,7 @@ std::uint64_t distributed_memory_estimate(const Ruleset& rules, int pits_per_sid
 std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::filesystem::path& dir,
                                                          const Ruleset& rules, int pits_per_side, int max_seeds,
                                                          DistributedProgress* progress, DistributedFigures* figures,
-                                                         const tables::BuildTestHooks* hooks) {
+                                                         const tables::BuildTestHooks* hooks, const tables::LevelFormat& format) {
   const int per_node = comm.node_size();
   tables::BuildLock lock;  // rank 0's, held until the last level is written
   on_root(comm, [&] {
@@ -385,7 +390,13 @@ std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::
                                  distributed_memory_estimate(rules, pits_per_side, max_seeds, comm.size()), per_node);
   });
   if (progress) progress->positions_total = tables::BoardIndex(2 * pits_per_side, max_seeds).level_offset(max_seeds + 1);
-  return dispatch(rules, [&](auto R) { return build_with<decltype(R)>(comm, dir, rules, pits_per_side, max_seeds, progress, figures, hooks); });
+  std::vector<tables::BuiltLevel> report =
+      dispatch(rules, [&](auto R) { return build_with<decltype(R)>(comm, dir, rules, pits_per_side, max_seeds, progress, figures, hooks); });
+  // Levels are written raw, then converted, as build_tables() does: the same bytes.
+  on_root(comm, [&] {
+    for (int k = 0; k <= max_seeds; ++k) tables::convert_level(dir, rules, pits_per_side, k, format);
+  });
+  return report;
 }
 
 }  // namespace mancala::mpi

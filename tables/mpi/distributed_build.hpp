@@ -77,6 +77,7 @@ std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::
                                                          const Ruleset& rules, int pits_per_side, int max_seeds,
                                                          DistributedProgress* progress = nullptr,
                                                          DistributedFigures* figures = nullptr,
-                                                         const tables::BuildTestHooks* hooks = nullptr);
+                                                         const tables::BuildTestHooks* hooks = nullptr,
+                                                         const tables::LevelFormat& format = {});
 
 }  // namespace mancala::mpi

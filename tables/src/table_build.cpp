@@ -32,9 +32,9 @@ namespace mancala::tables {
 
 std::uint64_t build_memory_estimate(const Ruleset& rules, int pits_per_side, int max_seeds) {
   const BoardIndex index(2 * pits_per_side, max_seeds);
-  std::uint64_t values = index.level_offset(max_seeds + 1);
+  std::uint64_t values = index.level_size(max_seeds);
   if (rules.game == Game::Oware)  // the sweep's 4-byte cells, and 2 bytes a position for its frontiers of 4-byte ranks
-    values += index.level_size(max_seeds) * (1 + 1 + 4);
+    values += index.level_size(max_seeds) * (1 + 4);
   return values;
 }
 
@@ -42,13 +42,13 @@ namespace {
 
 // write_level(), in two pieces with the test hook between them when a test
 // asks to stop half-way through the file.
-void write_level_file(const std::filesystem::path& dir, const Ruleset& rules, int m, int k,
-                      const std::vector<std::int8_t>& values, const BuildTestHooks* hooks) {
+void write_level_file(const std::filesystem::path& dir, const Ruleset& rules, int m, int k, const std::vector<std::int8_t>& values,
+                      const LevelFormat& format, const BuildTestHooks* hooks) {
   if (!hooks || !hooks->level_half_written) {
-    write_level(dir, rules, m, k, values);
+    write_level(dir, rules, m, k, values, format);
     return;
   }
-  LevelFileWriter writer(dir, rules, m, k, values.size());
+  LevelFileWriter writer(dir, rules, m, k, values.size(), format);
   const std::size_t half = values.size() / 2;
   writer.append(values.data(), half);
   hooks->level_half_written(k);
@@ -56,21 +56,45 @@ void write_level_file(const std::filesystem::path& dir, const Ruleset& rules, in
   writer.finish();
 }
 
+// Where a build keeps raw copies of compressed lower levels it resumes from
+// (mapped, so that they need no memory), removed when the build ends.
+std::filesystem::path scratch_dir(const std::filesystem::path& dir) { return dir / ".raw-levels"; }
+
+// The levels are built and kept raw (mapped: a build's memory is the level it
+// is building), and compressed, if asked, once the last one is there: a
+// compressed level cannot be read in place, and every level is read until
+// the last one is built.
 template <class R>
 std::vector<BuiltLevel> build_with(const std::filesystem::path& dir, const Ruleset& rules, int m, int max_seeds,
-                                   BuildProgress* progress, const BuildTestHooks* hooks) {
+                                   BuildProgress* progress, const BuildTestHooks* hooks, const LevelFormat& format) {
   LevelValues<R> levels(m, max_seeds);
   if (progress) levels.count_into(&progress->positions_done);
+  LevelFormat raw = format;
+  raw.codec = Codec::None;
   std::vector<BuiltLevel> report;
+  const std::filesystem::path scratch = scratch_dir(dir);
   for (int k = 0; k <= max_seeds; ++k) {
     const std::uint64_t size = levels.index().level_size(k);
     if (progress) progress->level = k;
     const std::filesystem::path file = level_path(dir, k);
     if (level_file_exists(file)) {
       // Resume: a complete file is reused; a corrupt one is an error, not
-      // something to overwrite silently.
-      const MappedLevel existing(file, rules, m, k);
-      levels.adopt_next(std::vector<std::int8_t>(existing.values(), existing.values() + existing.size()));
+      // something to overwrite silently.  A compressed one is decoded once
+      // into a raw scratch copy, mapped like the others.
+      auto existing = std::make_unique<const MappedLevel>(file, rules, m, k);
+      if (!existing->values()) {
+        std::filesystem::create_directories(scratch);
+        LevelFileWriter copy(scratch, rules, m, k, size, raw);
+        std::vector<std::int8_t> chunk(std::min<std::uint64_t>(size, std::uint64_t(1) << 26));
+        for (std::uint64_t at = 0; at < size; at += chunk.size()) {
+          const std::uint64_t n = std::min<std::uint64_t>(chunk.size(), size - at);
+          existing->read(at, n, chunk.data());
+          copy.append(chunk.data(), n);
+        }
+        copy.finish();
+        existing = std::make_unique<const MappedLevel>(level_path(scratch, k), rules, m, k);
+      }
+      levels.adopt_next(std::move(existing));
       report.push_back({k, size, true, 0, 0});
       if (progress) {
         progress->positions_done += size;
@@ -80,12 +104,15 @@ std::vector<BuiltLevel> build_with(const std::filesystem::path& dir, const Rules
     }
     const auto t0 = std::chrono::steady_clock::now();
     const LevelStats stats = levels.build_next();
-    write_level_file(dir, rules, m, k, levels.level(k), hooks);
+    write_level_file(dir, rules, m, k, levels.level(k), raw, hooks);
+    levels.map_level(k, std::make_unique<const MappedLevel>(file, rules, m, k));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     report.push_back({k, size, false, seconds, stats.passes});
     append_build_time(dir, rules, m, k, size, seconds, stats.passes);
     if (hooks && hooks->level_written) hooks->level_written(k);
   }
+  std::error_code ec;
+  std::filesystem::remove_all(scratch, ec);
   return report;
 }
 
@@ -221,7 +248,8 @@ void append_build_time(const std::filesystem::path& dir, const Ruleset& rules, i
 }
 
 std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
-                                     int max_seeds, BuildProgress* progress, const BuildTestHooks* hooks) {
+                                     int max_seeds, BuildProgress* progress, const BuildTestHooks* hooks,
+                                     const LevelFormat& format) {
   if (max_seeds < 0 || max_seeds > kMaxTableSeeds)
     throw InputError("--max-seeds must be between 0 and " + std::to_string(kMaxTableSeeds));
   if (pits_per_side < 1 || pits_per_side > kMaxPitsPerSide)
@@ -229,7 +257,28 @@ std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Rul
   // Held until the last level is written: no second build writes here meanwhile.
   const BuildLock lock = prepare_build(dir, rules, pits_per_side, max_seeds, build_memory_estimate(rules, pits_per_side, max_seeds));
   if (progress) progress->positions_total = BoardIndex(2 * pits_per_side, max_seeds).level_offset(max_seeds + 1);
-  return dispatch(rules, [&](auto R) { return build_with<decltype(R)>(dir, rules, pits_per_side, max_seeds, progress, hooks); });
+  std::vector<BuiltLevel> report =
+      dispatch(rules, [&](auto R) { return build_with<decltype(R)>(dir, rules, pits_per_side, max_seeds, progress, hooks, format); });
+  for (int k = 0; k <= max_seeds; ++k) convert_level(dir, rules, pits_per_side, k, format);
+  return report;
+}
+
+bool convert_level(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds, const LevelFormat& format) {
+  const std::filesystem::path file = level_path(dir, seeds);
+  const MappedLevel level(file, rules, pits_per_side, seeds);
+  const TableHeader& h = level.header();
+  if (h.version == int(kTableFormatVersion) && h.codec == format.codec && h.block_log2 == format.block_log2) return false;
+  LevelFileWriter writer(dir, rules, pits_per_side, seeds, level.size(), format);
+  // Pieces of whole blocks, so that the writer codes them in parallel.
+  const std::uint64_t piece = std::uint64_t(64) << format.block_log2;
+  std::vector<std::int8_t> values(std::min(piece, level.size()));
+  for (std::uint64_t at = 0; at < level.size(); at += piece) {
+    const std::uint64_t n = std::min(piece, level.size() - at);
+    level.read(at, n, values.data());
+    writer.append(values.data(), n);
+  }
+  writer.finish();
+  return true;
 }
 
 }  // namespace mancala::tables

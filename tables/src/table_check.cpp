@@ -39,11 +39,12 @@ namespace {
 // at large levels each lookup misses the cache.  Returns the problem, or "".
 template <class R>
 std::string verify_level(const std::filesystem::path& dir, const DirectoryInfo& info, const BoardIndex& index,
-                         const std::vector<const std::int8_t*>& level_values, const MappedLevel& level, int k) {
+                         const std::vector<const std::int8_t*>& level_values, std::uint64_t size, int k) {
+  const std::int8_t* stored = level_values[std::size_t(k)];
   constexpr std::uint64_t kBatch = 64;
   {
     std::atomic<std::uint64_t> first_bad{~std::uint64_t(0)};
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, level.size(), kBatch), [&](const tbb::blocked_range<std::uint64_t>& r) {
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size, kBatch), [&](const tbb::blocked_range<std::uint64_t>& r) {
       struct Child {
         const std::int8_t* value;  // null when the move ended the game
         int delta;
@@ -83,7 +84,7 @@ std::string verify_level(const std::filesystem::path& dir, const DirectoryInfo& 
           expect[c.position] = std::max(expect[c.position], move_value(c.same_mover, c.delta, v));
         }
         for (std::uint64_t rank = first; rank != last; ++rank) {
-          if (expect[std::size_t(rank - first)] == level.values()[rank]) continue;
+          if (expect[std::size_t(rank - first)] == stored[rank]) continue;
           std::uint64_t cur = first_bad.load();
           while (rank < cur && !first_bad.compare_exchange_weak(cur, rank)) {
           }
@@ -121,7 +122,10 @@ TableCheck check_tables(const std::filesystem::path& dir, const std::function<vo
   // Every file is read in full (header against level 0's, size, payload
   // hash), each problem reported; a level's values are re-derived as long as
   // it and every level below it are sound files.
+  // A compressed level is decoded into memory (the re-derivation reads
+  // every level at random); a raw one is read in place.
   std::vector<std::unique_ptr<MappedLevel>> levels;
+  std::vector<std::vector<std::int8_t>> decoded;
   std::vector<const std::int8_t*> level_values;
   bool sound = true;
   dispatch(info.rules, [&](auto R) {
@@ -129,7 +133,15 @@ TableCheck check_tables(const std::filesystem::path& dir, const std::function<vo
       if (progress) progress(k);
       try {
         levels.push_back(std::make_unique<MappedLevel>(level_path(dir, k), info.rules, info.pits_per_side, k));
-        level_values.push_back(levels.back()->values());
+        const MappedLevel& level = *levels.back();
+        level.check_payload();  // every block and the content hash
+        if (level.values()) {
+          level_values.push_back(level.values());
+        } else {
+          decoded.emplace_back(level.size());
+          level.read(0, level.size(), decoded.back().data());
+          level_values.push_back(decoded.back().data());
+        }
       } catch (const TableError& e) {
         out.problems.push_back(e.what());
         sound = false;
@@ -139,7 +151,7 @@ TableCheck check_tables(const std::filesystem::path& dir, const std::function<vo
       // of files alone (forged headers) could ask for an index that does not
       // fit in 64 bits, whereas sound files bound it by their own sizes.
       const BoardIndex index(2 * info.pits_per_side, k);
-      if (std::string problem = verify_level<decltype(R)>(dir, info, index, level_values, *levels.back(), k); !problem.empty())
+      if (std::string problem = verify_level<decltype(R)>(dir, info, index, level_values, levels.back()->size(), k); !problem.empty())
         out.problems.push_back(std::move(problem));
     }
   });
@@ -211,9 +223,15 @@ std::vector<LevelSummary> summarize_tables(const std::filesystem::path& dir) {
   for (int k = 0; k <= info.max_seeds; ++k) {
     const MappedLevel& level = tables.level(k);
     const auto time = times.find(k);
-    LevelSummary s{k, level.size(), 0, 0, 0, {}, level.header().payload_hash, time == times.end() ? -1.0 : time->second};
+    LevelSummary s{k, level.size(), 0, 0, 0, {}, level.header().payload_hash, time == times.end() ? -1.0 : time->second,
+                   level.header()};
     std::array<std::uint64_t, 256> counts{};
-    for (std::uint64_t i = 0; i < level.size(); ++i) ++counts[std::uint8_t(level.values()[i])];
+    std::vector<std::int8_t> chunk(std::min<std::uint64_t>(level.size(), std::uint64_t(1) << 24));
+    for (std::uint64_t at = 0; at < level.size(); at += chunk.size()) {
+      const std::uint64_t n = std::min<std::uint64_t>(chunk.size(), level.size() - at);
+      level.read(at, n, chunk.data());
+      for (std::uint64_t i = 0; i < n; ++i) ++counts[std::uint8_t(chunk[i])];
+    }
     for (int v = -128; v < 128; ++v) {
       const std::uint64_t c = counts[std::uint8_t(std::int8_t(v))];
       if (!c) continue;

@@ -90,8 +90,4 @@ const MappedLevel& TableDirectory::level(int seeds) const {
   return *levels_[std::size_t(seeds)];
 }
 
-const std::int8_t* TableDirectory::locate(const std::uint8_t* board, int seeds) const {
-  return level(seeds).values() + index_.rank(board, seeds);
-}
-
 }  // namespace mancala::tables

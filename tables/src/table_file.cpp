@@ -6,6 +6,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include <zstd.h>
+
 #include <atomic>
 #include <boost/crc.hpp>
 #include <cerrno>
@@ -26,7 +32,9 @@ namespace {
 constexpr char kMagic[8] = {'M', 'N', 'C', 'L', 'T', 'B', 'L', '\x1a'};
 constexpr std::uint8_t kIndexScheme = 1;
 constexpr std::uint8_t kValueEncoding = 1;
-constexpr std::uint8_t kCodecRaw = 0;
+constexpr int kMinBlockLog2 = 10;
+constexpr int kMaxBlockLog2 = 24;
+constexpr std::size_t kIndexEntryBytes = 16;  // end offset, XXH3-64
 
 constexpr std::size_t kMaxDigestLength = 255;
 constexpr std::size_t kHeaderReadSize = 4096;  // more than any valid header
@@ -119,8 +127,15 @@ std::uint32_t crc32(const void* data, std::size_t n) {
 struct ParsedHeader {
   TableHeader header;
   std::size_t header_size = 0;
-  std::uint64_t payload_size = 0;
+  std::uint64_t index_hash = 0;  // version 2
+  std::uint64_t blocks = 0;      // version 2: entries of the block index
 };
+
+std::uint64_t read_le64(const std::uint8_t* p) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= std::uint64_t(p[i]) << (8 * i);
+  return v;
+}
 
 // Parses and checks the header's own consistency against the file size:
 // `data` holds the first `available` bytes of a file of `file_size` bytes.
@@ -133,10 +148,11 @@ ParsedHeader parse_header(const std::uint8_t* data, std::size_t available, std::
   Reader r(data, available, file);
   r.get_string(sizeof kMagic);
   const auto version = r.get<std::uint32_t>();
-  if (version != kTableFormatVersion)
-    refuse(file, "format version " + std::to_string(version) + ", this program reads version " +
-                     std::to_string(kTableFormatVersion));
+  if (version != 1 && version != 2)
+    refuse(file, "format version " + std::to_string(version) + ", this program reads versions 1 and 2");
   ParsedHeader out;
+  out.header.version = int(version);
+  out.header.file_bytes = file_size;
   out.header_size = r.get<std::uint32_t>();
   const auto digest_hash = r.get<std::uint64_t>();
   const auto digest_len = r.get<std::uint16_t>();
@@ -149,9 +165,17 @@ ParsedHeader parse_header(const std::uint8_t* data, std::size_t available, std::
   const auto encoding = r.get<std::uint8_t>();
   out.header.entries = r.get<std::uint64_t>();
   const auto codec = r.get<std::uint8_t>();
-  out.payload_size = r.get<std::uint64_t>();
-  const auto decoded_size = r.get<std::uint64_t>();
-  out.header.payload_hash = r.get<std::uint64_t>();
+  std::uint64_t decoded_size = 0;
+  if (version == 1) {
+    out.header.stored_bytes = r.get<std::uint64_t>();
+    decoded_size = r.get<std::uint64_t>();
+    out.header.payload_hash = r.get<std::uint64_t>();
+  } else {
+    out.header.block_log2 = r.get<std::uint8_t>();
+    out.header.stored_bytes = r.get<std::uint64_t>();
+    out.header.payload_hash = r.get<std::uint64_t>();
+    out.index_hash = r.get<std::uint64_t>();
+  }
   const std::size_t crc_at = r.pos();
   const auto crc = r.get<std::uint32_t>();
   if (crc != crc32(data, crc_at)) refuse(file, "header checksum mismatch (corrupt header)");
@@ -169,16 +193,35 @@ ParsedHeader parse_header(const std::uint8_t* data, std::size_t available, std::
     refuse(file, "header says level " + std::to_string(k) + "; tables hold levels 0 to " + std::to_string(kMaxTableSeeds));
   if (scheme != kIndexScheme) refuse(file, "unknown index scheme " + std::to_string(scheme));
   if (encoding != kValueEncoding) refuse(file, "unknown value encoding " + std::to_string(encoding));
-  if (codec != kCodecRaw) refuse(file, "unknown payload codec " + std::to_string(codec));
+  if (codec != std::uint8_t(Codec::None) && (version == 1 || codec != std::uint8_t(Codec::Zstd)))
+    refuse(file, "unknown payload codec " + std::to_string(codec));
+  out.header.codec = Codec(codec);
   const std::uint64_t level_size = checked_binomial(k + 2 * m - 1, 2 * m - 1);
   if (level_size == ~std::uint64_t(0) || out.header.entries != level_size)
     refuse(file, "entry count " + std::to_string(out.header.entries) + " is not the size of level " + std::to_string(k) +
                      " of " + std::to_string(m) + " pits a side (" + std::to_string(level_size) + ")");
-  if (decoded_size != out.payload_size || out.payload_size != out.header.entries)
-    refuse(file, "payload size does not match the entry count");
-  if (file_size < out.header_size || file_size - out.header_size != out.payload_size)
-    refuse(file, "file is " + std::to_string(file_size) + " bytes, header says " +
-                     std::to_string(out.header_size + out.payload_size) + " (truncated or extended)");
+  std::uint64_t index_bytes = 0;
+  if (version == 1) {
+    if (decoded_size != out.header.stored_bytes || out.header.stored_bytes != out.header.entries)
+      refuse(file, "payload size does not match the entry count");
+  } else {
+    const int b = out.header.block_log2;
+    if (b < kMinBlockLog2 || b > kMaxBlockLog2)
+      refuse(file, "block size 2^" + std::to_string(b) + " out of range (2^" + std::to_string(kMinBlockLog2) + " to 2^" +
+                       std::to_string(kMaxBlockLog2) + ")");
+    out.blocks = (out.header.entries + (std::uint64_t(1) << b) - 1) >> b;
+    index_bytes = out.blocks * kIndexEntryBytes;
+    if (out.header.codec == Codec::None && out.header.stored_bytes != out.header.entries)
+      refuse(file, "payload size does not match the entry count");
+    // A compressed payload is never more than zstd's bound of the values.
+    if (out.header.stored_bytes > out.header.entries + out.header.entries / 128 + out.blocks * 1024)
+      refuse(file, "payload size " + std::to_string(out.header.stored_bytes) + " is impossible for " +
+                       std::to_string(out.header.entries) + " values");
+  }
+  const std::uint64_t expected = out.header_size + index_bytes + out.header.stored_bytes;
+  if (file_size != expected)
+    refuse(file, "file is " + std::to_string(file_size) + " bytes, header says " + std::to_string(expected) +
+                     " (truncated or extended)");
   return out;
 }
 
@@ -220,10 +263,10 @@ std::uint64_t fnv1a64(const void* data, std::size_t size) {
 
 namespace {
 
-// The header of a level file whose payload (raw, `entries` bytes) hashes to
-// `payload_hash`.
+// The version 2 header of a level file.
 std::vector<std::uint8_t> level_header(const Ruleset& rules, int pits_per_side, int seeds, std::uint64_t entries,
-                                       std::uint64_t payload_hash) {
+                                       const LevelFormat& format, std::uint64_t stored, std::uint64_t payload_hash,
+                                       std::uint64_t index_hash) {
   const std::string digest = rules.digest();
   Writer w;
   w.put_bytes(kMagic, sizeof kMagic);
@@ -237,10 +280,11 @@ std::vector<std::uint8_t> level_header(const Ruleset& rules, int pits_per_side, 
   w.put(kIndexScheme);
   w.put(kValueEncoding);
   w.put(entries);
-  w.put(kCodecRaw);
-  w.put(entries);
-  w.put(entries);
+  w.put(std::uint8_t(format.codec));
+  w.put(std::uint8_t(format.block_log2));
+  w.put(stored);
   w.put(payload_hash);
+  w.put(index_hash);
   const std::uint32_t header_size = std::uint32_t(w.bytes.size() + 4);
   for (int i = 0; i < 4; ++i) w.bytes[12 + std::size_t(i)] = std::uint8_t(header_size >> (8 * i));
   w.put(crc32(w.bytes.data(), w.bytes.size()));
@@ -255,20 +299,44 @@ std::uint64_t fnv1a64_update(std::uint64_t h, const void* data, std::size_t size
   return h;
 }
 
+std::uint64_t block_count_of(std::uint64_t entries, int block_log2) {
+  return (entries + (std::uint64_t(1) << block_log2) - 1) >> block_log2;
+}
+
+std::vector<std::uint8_t> index_bytes(const std::vector<std::uint64_t>& index) {
+  Writer w;
+  for (const std::uint64_t v : index) w.put(v);
+  return w.bytes;
+}
+
 }  // namespace
 
+const char* codec_name(Codec codec) { return codec == Codec::Zstd ? "zstd" : "none"; }
+
+Codec parse_codec(const std::string& name) {
+  if (name == "none") return Codec::None;
+  if (name == "zstd") return Codec::Zstd;
+  throw InputError("unknown compression '" + name + "' (none, zstd)");
+}
+
 LevelFileWriter::LevelFileWriter(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
-                                 std::uint64_t entries)
+                                 std::uint64_t entries, const LevelFormat& format)
     : dir_(dir), file_(level_path(dir, seeds)), tmp_(file_.string() + ".tmp"), rules_(rules), pits_per_side_(pits_per_side),
-      seeds_(seeds), entries_(entries), hash_(kFnvOffset) {
+      seeds_(seeds), format_(format), entries_(entries), hash_(kFnvOffset) {
+  if (format_.block_log2 < kMinBlockLog2 || format_.block_log2 > kMaxBlockLog2)
+    throw InputError("block size 2^" + std::to_string(format_.block_log2) + " out of range (2^" + std::to_string(kMinBlockLog2) +
+                     " to 2^" + std::to_string(kMaxBlockLog2) + ")");
+  if (format_.codec == Codec::Zstd && (format_.zstd_level < 1 || format_.zstd_level > ZSTD_maxCLevel()))
+    throw InputError("zstd level must be between 1 and " + std::to_string(ZSTD_maxCLevel()));
   // A fresh file, not the inode of a .tmp that a process being stopped may
   // still hold open.
   ::unlink(tmp_.c_str());
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) write_failed(tmp_, std::string("cannot create: ") + std::strerror(errno));
-  // The header's size does not depend on the hash: write a placeholder now,
-  // the real header at the end.
-  header_size_ = level_header(rules_, pits_per_side_, seeds_, entries_, 0).size();
+  // The header's and the index's sizes do not depend on the values: write
+  // placeholders now, the real ones at the end.
+  header_size_ = level_header(rules_, pits_per_side_, seeds_, entries_, format_, 0, 0, 0).size() +
+                 block_count_of(entries_, format_.block_log2) * kIndexEntryBytes;
   const std::vector<std::uint8_t> zeros(header_size_, 0);
   write_all(zeros.data(), zeros.size());
 }
@@ -297,20 +365,71 @@ void LevelFileWriter::write_all(const void* p, std::size_t n) {
   }
 }
 
+void LevelFileWriter::write_blocks(const std::int8_t* values, std::size_t n) {
+  const std::size_t block = std::size_t(1) << format_.block_log2;
+  const std::size_t blocks = (n + block - 1) / block;
+  std::vector<std::uint64_t> hashes(blocks);
+  std::vector<std::vector<std::uint8_t>> coded(format_.codec == Codec::None ? 0 : blocks);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t b = r.begin(); b != r.end(); ++b) {
+      const std::int8_t* v = values + b * block;
+      const std::size_t len = std::min(block, n - b * block);
+      hashes[b] = XXH3_64bits(v, len);
+      if (format_.codec == Codec::Zstd) {
+        std::vector<std::uint8_t>& out = coded[b];
+        out.resize(ZSTD_compressBound(len));
+        const std::size_t got = ZSTD_compress(out.data(), out.size(), v, len, format_.zstd_level);
+        if (ZSTD_isError(got)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(got));
+        out.resize(got);
+      }
+    }
+  });
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const std::size_t len = std::min(block, n - b * block);
+    if (format_.codec == Codec::None) {
+      write_all(values + b * block, len);
+      stored_ += len;
+    } else {
+      write_all(coded[b].data(), coded[b].size());
+      stored_ += coded[b].size();
+    }
+    index_.push_back(stored_);
+    index_.push_back(hashes[b]);
+  }
+}
+
 void LevelFileWriter::append(const std::int8_t* values, std::size_t n) {
   if (fd_ < 0) throw std::logic_error("LevelFileWriter: append after finish");
   if (written_ + n > entries_) throw std::logic_error("LevelFileWriter: more values than the level holds");
   hash_ = fnv1a64_update(hash_, values, n);
-  write_all(values, n);
   written_ += n;
+  const std::size_t block = std::size_t(1) << format_.block_log2;
+  if (!pending_.empty()) {  // complete the block begun by the last append
+    const std::size_t take = std::min(n, block - pending_.size());
+    pending_.insert(pending_.end(), values, values + take);
+    values += take;
+    n -= take;
+    if (pending_.size() == block || written_ == entries_) {
+      write_blocks(pending_.data(), pending_.size());
+      pending_.clear();
+    }
+    if (!pending_.empty()) return;  // every value went into the block begun
+  }
+  const std::size_t whole = written_ == entries_ ? n : n / block * block;
+  write_blocks(values, whole);
+  pending_.assign(values + whole, values + n);
 }
 
 void LevelFileWriter::finish() {
   if (fd_ < 0) throw std::logic_error("LevelFileWriter: finish twice");
   if (written_ != entries_) throw std::logic_error("LevelFileWriter: " + std::to_string(written_) + " values of " + std::to_string(entries_));
-  const std::vector<std::uint8_t> header = level_header(rules_, pits_per_side_, seeds_, entries_, hash_);
+  const std::vector<std::uint8_t> index = index_bytes(index_);
+  std::vector<std::uint8_t> head =
+      level_header(rules_, pits_per_side_, seeds_, entries_, format_, stored_, hash_, XXH3_64bits(index.data(), index.size()));
+  head.insert(head.end(), index.begin(), index.end());
+  if (head.size() != header_size_) throw std::logic_error("LevelFileWriter: the index is not the size it was given");
   if (::lseek(fd_, 0, SEEK_SET) != 0) write_failed(tmp_, std::string("seek failed: ") + std::strerror(errno));
-  write_all(header.data(), header.size());
+  write_all(head.data(), head.size());
   const int fd = fd_;
   fd_ = -1;
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
@@ -329,8 +448,8 @@ void LevelFileWriter::finish() {
 }
 
 void write_level(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
-                 const std::vector<std::int8_t>& values) {
-  LevelFileWriter writer(dir, rules, pits_per_side, seeds, values.size());
+                 const std::vector<std::int8_t>& values, const LevelFormat& format) {
+  LevelFileWriter writer(dir, rules, pits_per_side, seeds, values.size(), format);
   writer.append(values.data(), values.size());
   writer.finish();
 }
@@ -441,7 +560,22 @@ void withdraw_bus_range(int slot) {
 
 }  // namespace
 
-MappedLevel::MappedLevel(const std::filesystem::path& file, const Ruleset& rules, int pits_per_side, int seeds) {
+// A decoded block of a compressed level, and the decoder that filled it.
+struct MappedLevel::Block {
+  std::mutex lock;
+  std::uint64_t block = ~std::uint64_t(0);  // none yet
+  std::vector<std::int8_t> values;
+  ZSTD_DCtx* decoder = nullptr;
+  ~Block() { ZSTD_freeDCtx(decoder); }
+};
+
+namespace {
+// Slots of a compressed level's block cache: 64 blocks of 2^16 values hold
+// 4 MiB a level, enough for a probe's next few hundred neighbours.
+constexpr std::size_t kCacheSlots = 64;
+}  // namespace
+
+MappedLevel::MappedLevel(const std::filesystem::path& file, const Ruleset& rules, int pits_per_side, int seeds) : file_(file) {
   struct stat st {};
   const int fd = open_regular(file, st);
   if (st.st_size == 0) {
@@ -469,8 +603,43 @@ MappedLevel::MappedLevel(const std::filesystem::path& file, const Ruleset& rules
     if (header_.seeds != seeds) refuse(file, "holds level " + std::to_string(header_.seeds) + ", not " + std::to_string(seeds));
     const BoardIndex index(2 * pits_per_side, seeds);
     if (header_.entries != index.level_size(seeds)) refuse(file, "entry count does not match the level size");
-    values_ = reinterpret_cast<const std::int8_t*>(data + parsed.header_size);
-    if (fnv1a64(values_, header_.entries) != header_.payload_hash) refuse(file, "payload checksum mismatch (corrupt data)");
+    if (header_.version == 1) {
+      values_ = reinterpret_cast<const std::int8_t*>(data + parsed.header_size);
+      if (fnv1a64(values_, header_.entries) != header_.payload_hash) refuse(file, "payload checksum mismatch (corrupt data)");
+    } else {
+      index_ = data + parsed.header_size;
+      payload_ = index_ + parsed.blocks * kIndexEntryBytes;
+      if (XXH3_64bits(index_, parsed.blocks * kIndexEntryBytes) != parsed.index_hash)
+        refuse(file, "block index checksum mismatch (corrupt index)");
+      const std::uint64_t block = std::uint64_t(1) << header_.block_log2;
+      std::uint64_t at = 0;
+      for (std::uint64_t b = 0; b < parsed.blocks; ++b) {
+        const std::uint64_t end = read_le64(index_ + b * kIndexEntryBytes);
+        const std::uint64_t len = std::min(block, header_.entries - b * block);
+        if (end <= at || end > header_.stored_bytes || (header_.codec == Codec::None && end - at != len))
+          refuse(file, "block index entry " + std::to_string(b) + " is out of order (corrupt index)");
+        at = end;
+      }
+      if (at != header_.stored_bytes) refuse(file, "block index does not add up to the payload size (corrupt index)");
+      if (header_.codec == Codec::None) {
+        values_ = reinterpret_cast<const std::int8_t*>(payload_);
+        std::atomic<std::uint64_t> bad{~std::uint64_t(0)};
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, parsed.blocks, 16), [&](const tbb::blocked_range<std::uint64_t>& r) {
+          for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
+            const std::uint64_t len = std::min(block, header_.entries - b * block);
+            if (XXH3_64bits(values_ + b * block, len) != read_le64(index_ + b * kIndexEntryBytes + 8)) {
+              std::uint64_t seen = bad.load();
+              while (b < seen && !bad.compare_exchange_weak(seen, b)) {
+              }
+            }
+          }
+        });
+        if (bad != ~std::uint64_t(0))
+          refuse(file, "block " + std::to_string(bad.load()) + " checksum mismatch (corrupt data)");
+      } else {
+        cache_ = std::make_unique<Block[]>(kCacheSlots);
+      }
+    }
   } catch (...) {
     withdraw_bus_range(bus_slot_);
     ::munmap(map_, map_size_);
@@ -482,6 +651,104 @@ MappedLevel::MappedLevel(const std::filesystem::path& file, const Ruleset& rules
 MappedLevel::~MappedLevel() {
   withdraw_bus_range(bus_slot_);
   if (map_) ::munmap(map_, map_size_);
+}
+
+std::uint64_t MappedLevel::block_count() const {
+  return header_.version == 1 ? 1 : block_count_of(header_.entries, header_.block_log2);
+}
+
+void MappedLevel::decode_block(std::uint64_t b, std::int8_t* out, void* context) const {
+  const std::uint64_t block = std::uint64_t(1) << header_.block_log2;
+  const std::uint64_t len = std::min(block, header_.entries - b * block);
+  const std::uint64_t begin = b == 0 ? 0 : read_le64(index_ + (b - 1) * kIndexEntryBytes);
+  const std::uint64_t end = read_le64(index_ + b * kIndexEntryBytes);
+  const auto corrupt = [&](const std::string& why) {
+    refuse(file_, "block " + std::to_string(b) + " (ranks " + std::to_string(b * block) + " to " + std::to_string(b * block + len - 1) +
+                      ") " + why + " (corrupt data)");
+  };
+  if (header_.codec == Codec::None) {
+    std::memcpy(out, payload_ + begin, len);
+  } else {
+    auto* decoder = static_cast<ZSTD_DCtx*>(context);
+    const std::size_t got = ZSTD_decompressDCtx(decoder, out, len, payload_ + begin, end - begin);
+    if (ZSTD_isError(got)) corrupt(std::string("does not decode: ") + ZSTD_getErrorName(got));
+    if (got != len) corrupt("decodes to " + std::to_string(got) + " values, not " + std::to_string(len));
+  }
+  if (XXH3_64bits(out, len) != read_le64(index_ + b * kIndexEntryBytes + 8)) corrupt("checksum mismatch");
+}
+
+int MappedLevel::cached_value(std::uint64_t rank) const {
+  const std::uint64_t b = rank >> header_.block_log2;
+  Block& slot = cache_[b % kCacheSlots];
+  const std::lock_guard<std::mutex> hold(slot.lock);
+  if (slot.block != b) {
+    if (!slot.decoder) slot.decoder = ZSTD_createDCtx();
+    if (!slot.decoder) throw std::bad_alloc();
+    slot.values.resize(std::size_t(1) << header_.block_log2);
+    slot.block = ~std::uint64_t(0);  // until it is decoded and checked
+    decode_block(b, slot.values.data(), slot.decoder);
+    slot.block = b;
+  }
+  return slot.values[rank & ((std::uint64_t(1) << header_.block_log2) - 1)];
+}
+
+void MappedLevel::read(std::uint64_t first, std::uint64_t n, std::int8_t* out) const {
+  read_blocks(first, n, out, false);
+}
+
+void MappedLevel::read_blocks(std::uint64_t first, std::uint64_t n, std::int8_t* out, bool recheck) const {
+  if (first > header_.entries || n > header_.entries - first) throw std::out_of_range("MappedLevel::read past the level");
+  if (values_ && (header_.version == 1 || !recheck)) {  // raw blocks were checked at open
+    std::memcpy(out, values_ + first, n);
+    return;
+  }
+  const int shift = header_.block_log2;
+  const std::uint64_t block = std::uint64_t(1) << shift;
+  const std::uint64_t last = first + n;
+  if (n == 0) return;
+  // Blocks decoded in parallel, each by its own decoder, straight into out
+  // when it is wholly wanted.
+  const std::uint64_t b0 = first >> shift, b1 = (last - 1) >> shift;
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(b0, b1 + 1, 1), [&](const tbb::blocked_range<std::uint64_t>& r) {
+    ZSTD_DCtx* decoder = ZSTD_createDCtx();
+    if (!decoder) throw std::bad_alloc();
+    std::vector<std::int8_t> buffer;
+    try {
+      for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
+        const std::uint64_t lo = b * block, hi = std::min(lo + block, header_.entries);
+        if (lo >= first && hi <= last) {
+          decode_block(b, out + (lo - first), decoder);
+          continue;
+        }
+        buffer.resize(block);
+        decode_block(b, buffer.data(), decoder);
+        const std::uint64_t a = std::max(lo, first), z = std::min(hi, last);
+        std::memcpy(out + (a - first), buffer.data() + (a - lo), z - a);
+      }
+    } catch (...) {
+      ZSTD_freeDCtx(decoder);
+      throw;
+    }
+    ZSTD_freeDCtx(decoder);
+  });
+}
+
+void MappedLevel::check_payload() const {
+  if (header_.version == 1) {
+    if (fnv1a64(values_, header_.entries) != header_.payload_hash) refuse(file_, "payload checksum mismatch (corrupt data)");
+    return;
+  }
+  // A chunk of blocks at a time: decoded (and each block's hash checked) in
+  // parallel, then hashed in order.
+  const std::uint64_t chunk = std::uint64_t(256) << header_.block_log2;
+  std::vector<std::int8_t> values(std::min(chunk, header_.entries));
+  std::uint64_t h = kFnvOffset;
+  for (std::uint64_t at = 0; at < header_.entries; at += chunk) {
+    const std::uint64_t n = std::min(chunk, header_.entries - at);
+    read_blocks(at, n, values.data(), true);
+    h = fnv1a64_update(h, values.data(), n);
+  }
+  if (h != header_.payload_hash) refuse(file_, "content hash mismatch (corrupt data)");
 }
 
 }  // namespace mancala::tables

@@ -22,7 +22,7 @@ class DirectoryTables final : public EndgameTables {
   }
   const std::int8_t* level_values(int pits_per_side, int seeds) const override {
     if (pits_per_side != tables_.pits_per_side() || seeds < 0 || seeds > tables_.max_seeds()) return nullptr;
-    return tables_.level(seeds).values();
+    return tables_.level(seeds).values();  // null for a compressed level: then probe() decodes
   }
   const tables::TableDirectory& directory() const { return tables_; }
 

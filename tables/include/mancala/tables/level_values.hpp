@@ -12,6 +12,11 @@
 // successors.  Oware levels have cycles; they are solved exactly by
 // threshold retrograde analysis with successor counting (cyclic_level.hpp).
 // Both give values that do not depend on the number of threads.
+//
+// A level is held either in memory (the solver's levels, and the level being
+// built) or as a read-only mapping of its file (a builder's finished levels:
+// see map_level()), so that a build's own memory is the level it is
+// building, not every level below it.
 #pragma once
 
 #include <tbb/blocked_range.h>
@@ -22,6 +27,8 @@
 #include <bit>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -29,6 +36,7 @@
 #include "mancala/rules.hpp"
 #include "mancala/tables/board_index.hpp"
 #include "mancala/tables/cyclic_level.hpp"
+#include "mancala/tables/table_file.hpp"
 #include "mancala/tables/value_encoding.hpp"
 #include "mancala/valuation.hpp"
 
@@ -55,10 +63,24 @@ class LevelValues {
   int pits_per_side() const { return m_; }
   int built_seeds() const { return int(levels_.size()) - 1; }  // -1 when none
   const BoardIndex& index() const { return index_; }
-  const std::vector<Value>& level(int seeds) const { return levels_[std::size_t(seeds)]; }
+  // The values of a built level held in memory (a logic error once the
+  // level was handed to map_level()).
+  const std::vector<Value>& level(int seeds) const {
+    const Level& l = levels_[std::size_t(seeds)];
+    if (l.file) throw std::logic_error("level " + std::to_string(seeds) + " is served from its file");
+    return l.owned;
+  }
+  // The values of a built level, by rank, wherever they are held.
+  const Value* level_data(int seeds) const { return levels_[std::size_t(seeds)].data; }
+  // Bytes of values held in memory (the mapped levels are the page cache's).
+  std::uint64_t bytes_in_memory() const {
+    std::uint64_t n = 0;
+    for (const Level& l : levels_) n += l.owned.size();
+    return n;
+  }
 
   // Board value of a board of a built level.
-  int value(const std::uint8_t* board, int seeds) const { return levels_[std::size_t(seeds)][index_.rank(board, seeds)]; }
+  int value(const std::uint8_t* board, int seeds) const { return levels_[std::size_t(seeds)].data[index_.rank(board, seeds)]; }
 
   // Positions scanned so far are added here (for progress lines), if set.
   void count_into(std::atomic<std::uint64_t>* counter) { counter_ = counter; }
@@ -71,7 +93,41 @@ class LevelValues {
   void adopt_next(std::vector<Value> values) {
     const int k = built_seeds() + 1;
     if (values.size() != index_.level_size(k)) throw InputError("level " + std::to_string(k) + " has the wrong size");
-    levels_.push_back(std::move(values));
+    Level l;
+    l.owned = std::move(values);
+    l.data = l.owned.data();  // a vector's move keeps its buffer
+    levels_.push_back(std::move(l));
+  }
+
+  // Takes the next level from its file, which must hold level
+  // built_seeds()+1 of this board: mapped when its values are stored raw
+  // (then the file's pages, not the heap, hold them), decoded into memory
+  // when they are compressed.
+  void adopt_next(std::unique_ptr<const MappedLevel> file) {
+    const int k = built_seeds() + 1;
+    if (file->size() != index_.level_size(k)) throw InputError("level " + std::to_string(k) + " has the wrong size");
+    if (!file->values()) {
+      std::vector<Value> values(file->size());
+      file->read(0, values.size(), values.data());
+      adopt_next(std::move(values));
+      return;
+    }
+    Level l;
+    l.data = file->values();
+    l.file = std::move(file);
+    levels_.push_back(std::move(l));
+  }
+
+  // Serves built level `seeds` from `file` (its own values, written and
+  // read back) instead of memory, freeing the memory.  A file whose values
+  // are compressed is not mapped (the level stays in memory).
+  void map_level(int seeds, std::unique_ptr<const MappedLevel> file) {
+    Level& l = levels_[std::size_t(seeds)];
+    if (file->size() != index_.level_size(seeds)) throw std::logic_error("map_level: the file holds another level");
+    if (!file->values()) return;
+    l.data = file->values();
+    l.file = std::move(file);
+    std::vector<Value>().swap(l.owned);
   }
 
   // Builds level built_seeds()+1.  `progress(level, passes)` is
@@ -101,7 +157,7 @@ class LevelValues {
       scan_acyclic<5>(k, level);
     else
       scan_acyclic<0>(k, level);
-    levels_.push_back(std::move(level));
+    adopt_next(std::move(level));
     if (progress) progress(k, 1);
     return stats;
   }
@@ -173,7 +229,7 @@ class LevelValues {
         if (!res.game_over) {
           const int cs = c.pos.board_seeds();
           c.rank = index_.rank(c.pos.pits.data(), cs);
-          c.value = cs < k ? &levels_[std::size_t(cs)][c.rank] : &level[c.rank];
+          c.value = cs < k ? const_cast<Value*>(&levels_[std::size_t(cs)].data[c.rank]) : &level[c.rank];
           __builtin_prefetch(c.value);
         }
       }
@@ -199,16 +255,24 @@ class LevelValues {
     stats.seeds = k;
     stats.positions = index_.level_size(k);
     CyclicLevelStats cyclic;
-    levels_.push_back(solve_cyclic_level<R>(
-        index_, m_, k, [&](int seeds) { return levels_[std::size_t(seeds)].data(); }, counter_, &cyclic, stop_));
+    adopt_next(solve_cyclic_level<R>(
+        index_, m_, k, [&](int seeds) { return levels_[std::size_t(seeds)].data; }, counter_, &cyclic, stop_));
     stats.passes = cyclic.rounds;
     if (progress) progress(k, stats.passes);
     return stats;
   }
 
+  // A level's values: `owned`, or the mapping of `file`; `data` points at
+  // them either way.
+  struct Level {
+    std::vector<Value> owned;
+    std::unique_ptr<const MappedLevel> file;
+    const Value* data = nullptr;
+  };
+
   int m_;
   BoardIndex index_;
-  std::vector<std::vector<Value>> levels_;
+  std::vector<Level> levels_;
   std::atomic<std::uint64_t>* counter_ = nullptr;
   const std::atomic<bool>* stop_ = nullptr;
 };

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mancala/ruleset.hpp"
+#include "mancala/tables/table_file.hpp"
 
 namespace mancala::tables {
 
@@ -24,17 +25,19 @@ struct BuiltLevel {
 };
 
 // The memory prepare_build() checks for a build of levels 0..K, in bytes:
-//  * 1 byte a position of every level 0..K: build_tables() keeps every
-//    level's values in memory to the end (LevelValues), the level being
-//    built included, and a resumed level is copied out of its file;
-//  * for Oware, 6 more bytes a position of level K (1 + 1 + 4).  The sweep
+//  * 1 byte a position of level K: build_tables() holds the level it is
+//    building in memory and serves every finished level from its file
+//    (mapped: the page cache's, not the build's own memory);
+//  * for Oware, 5 more bytes a position of level K (4 + 1).  The sweep
 //    of a cyclic level (cyclic_level.hpp) holds one 4-byte cell a position
 //    (value, pending count, best exit) and frontier vectors of 4-byte ranks
-//    beside the level's 1-byte result, so this is the cells plus 2 bytes a
-//    position for the frontiers: frontiers of up to half the level at once.
+//    beside the level's 1-byte result: frontiers of up to a quarter of the
+//    level at once.
 // Nothing else is counted: not the acyclic pass's recursion, the threads'
-// buffers, a mapped file being resumed (file pages), the program itself.
-// It is a floor to refuse a hopeless build with, not a bound.
+// buffers, the mapped files, the program itself.  It is a floor to refuse a
+// hopeless build with, not a bound.  The lower levels' files are read at
+// random: a build whose files do not fit the page cache runs at the disk's
+// speed.
 std::uint64_t build_memory_estimate(const Ruleset& rules, int pits_per_side, int max_seeds);
 
 // Live figures of a running build, for progress lines (read from any thread).
@@ -96,17 +99,28 @@ struct BuildTestHooks {
   // build_times.csv row appended.  Called for the levels a run builds, not
   // for those it reuses from existing files.
   std::function<void(int k)> level_written;
-  // Level k's `<file>.tmp` holds its placeholder header and the first
-  // floor(S/2) of its S values (rank order), written but neither synced
-  // nor complete.  Only a build that asks for this writes the level in two
+  // Level k's `<file>.tmp` holds its placeholder header and index, and the
+  // first floor(S/2) of its S values (rank order) have been handed to its
+  // writer (the whole blocks among them written), neither synced nor
+  // complete.  Only a build that asks for this writes the level in two
   // pieces (the same bytes, table_file.hpp).
   std::function<void(int k)> level_half_written;
 };
 
 // Builds (or resumes) levels 0..max_seeds into dir.  Complete, valid level
-// files are reused; anything else is rebuilt.
+// files are reused, whatever their version and codec; anything else is
+// rebuilt.  Levels are written raw as they are built and, when `format` asks
+// for another codec, converted once the last one is there (every file of the
+// directory ends in `format`).
 std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
                                      int max_seeds, BuildProgress* progress = nullptr,
-                                     const BuildTestHooks* hooks = nullptr);
+                                     const BuildTestHooks* hooks = nullptr, const LevelFormat& format = {});
+
+// Rewrites level `seeds` of dir in `format` (the current version, its codec
+// and block size), atomically, unless it is already so; true when it did.
+// The values are unchanged: the content hash stays.  Throws TableError for
+// a bad file, InputError when the new one cannot be written.
+bool convert_level(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
+                   const LevelFormat& format);
 
 }  // namespace mancala::tables

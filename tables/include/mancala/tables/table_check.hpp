@@ -60,6 +60,7 @@ struct LevelSummary {
   std::map<int, std::uint64_t> histogram;
   std::uint64_t payload_hash;
   double build_seconds;  // from the directory's build_times.csv; < 0 if not recorded
+  TableHeader header;    // version, codec, block size, sizes on disk
 };
 // Per-level statistics.  Build times are not in the level files (a rebuild
 // must give the same bytes); they come from build_times.csv beside them, the

@@ -51,10 +51,9 @@ class TableDirectory {
   int max_seeds() const { return max_seeds_; }
   int pits_per_side() const { return m_; }
   // Board value of a mover-relative board with `seeds` <= max_seeds().
-  // Throws InputError if the level's file is corrupt.
-  int value(const std::uint8_t* board, int seeds) const { return *locate(board, seeds); }
-  // Where that value is (in the level's read-only mapping).
-  const std::int8_t* locate(const std::uint8_t* board, int seeds) const;
+  // Throws InputError if the level's file (or, compressed, the block that
+  // holds the value) is corrupt.
+  int value(const std::uint8_t* board, int seeds) const { return level(seeds).value(index_.rank(board, seeds)); }
   const MappedLevel& level(int seeds) const;
 
  private:
