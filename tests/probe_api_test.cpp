@@ -24,6 +24,8 @@
 #include "mancala/notation.hpp"
 #include "mancala/probe.h"
 #include "mancala/probe.hpp"
+#include "mancala/solver/directory_tables.hpp"
+#include "mancala/solver/solver.hpp"
 #include "mancala/tables/table_build.hpp"
 #include "mancala/tables/table_file.hpp"
 #include "mancala/version.hpp"
@@ -41,7 +43,19 @@ struct Variant {
   oracle::Rules oracle_rules;
   int pits;
   int max_seeds;
+  // How the files store the values; the compressed variants use small
+  // blocks (2^10 values), so that a level has many and a probe's cache
+  // slots are shared and evicted.
+  tables::LevelFormat format = {};
 };
+
+tables::LevelFormat zstd_small_blocks() {
+  tables::LevelFormat f;
+  f.codec = tables::Codec::Zstd;
+  f.block_log2 = 10;
+  f.zstd_level = 3;
+  return f;
+}
 
 void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
 
@@ -60,6 +74,11 @@ const std::vector<Variant>& variants() {
        {"congkak", false, "no-capture", true}, 4, 8},
       {"brainking_3", {.game = Game::BrainKing}, {"brainking"}, 3, 10},
       {"brainking_4", {.game = Game::BrainKing}, {"brainking"}, 4, 8},
+      // The same values through compressed files (decoded block by block).
+      {"kalah_4_zstd", {.game = Game::Kalah}, {"kalah"}, 4, 10, zstd_small_blocks()},
+      {"oware_3_zstd", {.game = Game::Oware}, {"oware"}, 3, 10, zstd_small_blocks()},
+      {"congkak_3_zstd", {.game = Game::Congkak}, {"congkak"}, 3, 11, zstd_small_blocks()},
+      {"brainking_3_zstd", {.game = Game::BrainKing}, {"brainking"}, 3, 11, zstd_small_blocks()},
   };
   return v;
 }
@@ -123,7 +142,7 @@ const fs::path& tables_of(const Variant& v) {
   auto it = built.find(v.name);
   if (it == built.end()) {
     dirs.push_back(std::make_unique<TempDir>("mancala_probe_api_" + v.name));
-    tables::build_tables(dirs.back()->path(), v.rules, v.pits, v.max_seeds, nullptr, nullptr);
+    tables::build_tables(dirs.back()->path(), v.rules, v.pits, v.max_seeds, nullptr, nullptr, v.format);
     it = built.emplace(v.name, dirs.back()->path()).first;
   }
   return it->second;
@@ -142,6 +161,8 @@ TEST_P(ProbeApi, EveryValueAndMoveValueIsTheOracles) {
   EXPECT_EQ(prober->rules(), v.rules);
   EXPECT_EQ(prober->pits_per_side(), v.pits);
   EXPECT_EQ(prober->max_seeds(), v.max_seeds);
+  for (int k = 0; k <= v.max_seeds; ++k)  // the path under test is the one asked for
+    EXPECT_EQ(tables::read_header(tables::level_path(dir, k)).codec, v.format.codec) << "level " << k;
 
   char err[256];
   mancala_tables* t = mancala_open_tables(dir.c_str(), err, sizeof err);
@@ -209,6 +230,26 @@ TEST_P(ProbeApi, EveryValueAndMoveValueIsTheOracles) {
   EXPECT_GT(north, int(positions.size()) / 4);
   EXPECT_GT(stores, int(positions.size()) / 2);
   mancala_close_tables(t);
+}
+
+// The solver with the files as its endgame tables (solve --tables): roots a
+// few seeds above the tables, so that the search probes them (a compressed
+// level is probed through its block cache, a raw one read in place).
+TEST_P(ProbeApi, TheSolverThroughTheFilesIsTheOracle) {
+  const Variant& v = GetParam();
+  const solver::DirectoryTables files(tables_of(v), v.rules, v.pits);
+  solver::Solver s(v.rules, {.threads = 2, .tt_megabytes = 8, .tables = &files});
+  std::mt19937 rng(std::hash<std::string>{}(v.name) & 0xffffu);
+  for (int i = 0; i < 40; ++i) {
+    const std::string text = random_position(rng, v.pits, v.max_seeds + 1 + i % 2);
+    SCOPED_TRACE(text);
+    const solver::SolveResult r = s.solve(parse_position(text));
+    EXPECT_EQ(r.value, oracle::value(v.oracle_rules, oracle::parse(text)));
+    if (v.rules.game == Game::Oware)  // the solver builds Oware's levels up to the root's in memory
+      EXPECT_GE(r.level_tables, v.max_seeds);
+    else
+      EXPECT_EQ(r.level_tables, v.max_seeds) << "the files were not used";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(probe_api, ProbeApi, testing::ValuesIn(variants()),

@@ -419,6 +419,113 @@ TEST(VerifyProblems, ListsEveryBadFile) {
   EXPECT_EQ(lines_of(r.err).size(), 2u);
 }
 
+// ---------------------------------------------------------------------------
+// 8. Compressed files: a damaged block is found by verify (naming the block)
+// and by every reader that decodes it, and never yields a value.
+// ---------------------------------------------------------------------------
+
+// Kalah 3 pits to 10 seeds in zstd blocks of 1024 values: level 10 (3003
+// values) has 3 blocks.
+fs::path kalah3z() {
+  return built("kalah3z", {"--game", "kalah", "--pits", "3", "--max-seeds", "10", "--compression", "zstd", "--block-size", "1024"});
+}
+
+// Where block b of a version 2 file starts and ends (from its index).
+std::pair<std::size_t, std::size_t> block_bytes(const std::string& b, std::size_t block) {
+  const Header h = parse(b);
+  const std::size_t payload = get(b, 12, 4) + h.index.size();
+  const std::size_t begin = block == 0 ? 0 : get(h.index, 16 * (block - 1), 8);
+  return {payload + begin, payload + get(h.index, 16 * block, 8)};
+}
+
+TEST(CompressedTables, EachDamagedBlockIsNamedByVerifyAndInfo) {
+  const std::string good = bytes_of(level(kalah3z(), 10));
+  ASSERT_EQ(parse(good).codec, 1u) << "the fixture is not compressed";
+  ASSERT_EQ(parse(good).index.size(), 3u * 16);
+  for (std::size_t block = 0; block < 3; ++block) {
+    SCOPED_TRACE("block " + std::to_string(block));
+    const fs::path dir = copy_of(kalah3z());
+    const auto [begin, end] = block_bytes(good, block);
+    std::string bad = good;
+    bad[(begin + end) / 2] = char(bad[(begin + end) / 2] ^ 0x21);
+    write_bytes(level(dir, 10), bad);
+    expect_bad_tables(dir, "level_010.mtb: block " + std::to_string(block));
+    expect_user_error(run_mancala({"info", dir.string()}, 10s), {"level_010.mtb", "block " + std::to_string(block), "corrupt"});
+  }
+}
+
+// Probes of every board of level 10 from a file whose middle block is
+// damaged: none of the damaged block's boards is answered; the others are
+// answered with the values the sound file gives, or refused when a move
+// leads into the damaged block.
+TEST(CompressedTables, ADamagedBlockNeverYieldsAValue) {
+  const fs::path dir = copy_of(kalah3z());
+  const std::string good = bytes_of(level(dir, 10));
+  const auto [begin, end] = block_bytes(good, 1);
+  std::string bad = good;
+  for (std::size_t at = begin; at < end; at += 7) bad[at] = char(bad[at] ^ 0x5a);
+  write_bytes(level(dir, 10), bad);
+  // Every board of 10 seeds over 6 pits, South to move.
+  std::string input;
+  int boards = 0;
+  for (int a = 0; a <= 10; ++a)
+    for (int b = 0; a + b <= 10; ++b)
+      for (int c = 0; a + b + c <= 10; ++c)
+        for (int d = 0; a + b + c + d <= 10; ++d)
+          for (int e = 0; a + b + c + d + e <= 10; ++e) {
+            const int f = 10 - a - b - c - d - e;
+            input += std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(c) + "/" + std::to_string(d) + "," +
+                     std::to_string(e) + "," + std::to_string(f) + " 0-0 s\n";
+            ++boards;
+          }
+  ASSERT_EQ(boards, 3003);
+  const RunResult damaged = run_mancala_input({"probe", "--tables", dir.string()}, input);
+  const RunResult sound = run_mancala_input({"probe", "--tables", kalah3z().string()}, input);
+  EXPECT_EQ(damaged.exit_code, 2);
+  EXPECT_EQ(sound.exit_code, 0) << describe(sound);
+  const auto got = lines_of(damaged.out), want = lines_of(sound.out);
+  ASSERT_EQ(got.size(), want.size());
+  int refused = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const json g = json::parse(got[i], nullptr, false), w = json::parse(want[i], nullptr, false);
+    if (g.contains("error")) {
+      ++refused;
+      EXPECT_TRUE(mentions(g["error"].get<std::string>(), "level_010.mtb")) << g.dump();
+      EXPECT_TRUE(mentions(g["error"].get<std::string>(), "block 1")) << g.dump();
+    } else {
+      EXPECT_EQ(g["value"], w["value"]) << got[i];
+    }
+  }
+  // Block 1 holds ranks 1024..2047; a board of another block whose move
+  // leads into it is refused too (a probe values every move).
+  EXPECT_GE(refused, 1024);
+  EXPECT_LT(refused, 3003 - 1024);
+  EXPECT_TRUE(mentions(damaged.err, std::to_string(refused) + " of the input lines could not be probed")) << damaged.err;
+}
+
+// A file that says its raw values are zstd frames, under recomputed
+// checksums: the frames do not decode.
+TEST(CompressedTables, RawValuesLabelledZstdAreRefused) {
+  const fs::path dir = copy_of(kalah3());
+  forge(level(dir, 6), [](Header& h) { h.codec = 1; });
+  expect_bad_tables(dir, "level_006.mtb: block 0");
+  expect_user_error(run_mancala({"info", dir.string()}, 10s), {"level_006.mtb", "block 0"});
+}
+
+TEST(CompressedTables, TruncatedOrExtendedIsRefused) {
+  for (const int delta : {-1, +1}) {
+    const fs::path dir = copy_of(kalah3z());
+    std::string b = bytes_of(level(dir, 9));
+    if (delta < 0)
+      b.pop_back();
+    else
+      b += 'x';
+    write_bytes(level(dir, 9), b);
+    expect_bad_tables(dir, "level_009.mtb: file is");
+    expect_readers_refuse(dir, {"level_009.mtb", "truncated or extended"});
+  }
+}
+
 // Misuse is exit status 2, the one-line error; sound tables exit 0.
 TEST(VerifyMisuse, IsExitStatus2) {
   expect_user_error(run_mancala({"verify", (suite_dir() / "nowhere").string()}), {"does not exist"});
