@@ -20,11 +20,20 @@ inline constexpr std::uint64_t kOwareLevelBudget = std::uint64_t(1) << 28;
 inline constexpr std::uint64_t kAcyclicLevelBudget = std::uint64_t(1) << 25;
 inline constexpr int kAcyclicMargin = 24;
 
+// The memory the levels 0..top of a cyclic ruleset take while the last one is
+// built in memory (LevelValues): 1 byte a board of every level, and 5 bytes a
+// board of the top level for the retrograde sweep (table_build.hpp).
+std::uint64_t cyclic_levels_bytes(const tables::BoardIndex& keys, int top);
+// SolveOptions::full_table_bytes resolved (0: half the physical memory).
+std::uint64_t full_table_budget(const SolveOptions& options);
+
 // The last level (all boards with up to that many seeds) that the automatic
 // choice solves in memory before searching a root of `seeds` seeds on the
 // board, or -1 for none.  `keys` indexes the root's board width up to at
-// least `seeds`; `cycles`: the ruleset's moves can repeat a position (Oware).
-int automatic_level_top(const tables::BoardIndex& keys, int seeds, bool cycles);
+// least `seeds`; `cycles`: the ruleset's moves can repeat a position (Oware),
+// whose full tables (every level up to `seeds`) are chosen when
+// cyclic_levels_bytes() of them is within `full_bytes`.
+int automatic_level_top(const tables::BoardIndex& keys, int seeds, bool cycles, std::uint64_t full_bytes);
 
 // The same under SolveOptions::level_table_seeds.  Throws InputError for an
 // Oware count below the automatic one (unless

@@ -180,7 +180,7 @@ struct Solver::Impl {
     // Oware: files that stop below the levels that fit in memory would
     // leave the search those levels' cycles; the levels are built instead.
     if constexpr (detail::Worker<R>::kCycles) {
-      if (files && files->max_seeds() < std::min(p.board_seeds(), detail::automatic_level_top(*index, p.board_seeds(), true))) files = nullptr;
+      if (files && files->max_seeds() < std::min(p.board_seeds(), detail::automatic_level_top(*index, p.board_seeds(), true, detail::full_table_budget(options)))) files = nullptr;
     }
     shared.use_tables(files, p);
     live_nodes = &shared.nodes;

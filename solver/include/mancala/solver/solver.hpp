@@ -78,10 +78,17 @@ struct SolveOptions {
   // Congkak position with burnt holes: the levels, like the table files,
   // hold boards without burnt holes, so such positions are searched alone).
   // -1: automatic
-  // (Oware: as many as fit 2^28 boards, since its search alone is exponential
-  // in the cycles; the other rulesets: up to 2^25 boards, for roots with
-  // enough seeds above them to pay for the build).
+  // (Oware: every level up to the root's when they fit full_table_bytes, so
+  // that the root's value is read, not searched; else as many as fit 2^28
+  // boards, since its search alone is exponential in the cycles; the other
+  // rulesets: up to 2^25 boards, for roots with enough seeds above them to
+  // pay for the build).
   int level_table_seeds = -1;
+  // Oware's automatic choice: the memory that the full tables of a root
+  // (every level up to its seeds, 1 byte a board, and the retrograde sweep's
+  // 5 bytes a board of the top level) may take.  0: half of this machine's
+  // physical memory.
+  std::uint64_t full_table_bytes = 0;
   // With several threads, nodes with more than this many seeds above the
   // endgame tables (or above 0 seeds without tables) carry ABDADA's busy
   // mark.  Putting off a busy child breaks the move order, which costs more
