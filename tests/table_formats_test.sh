@@ -85,6 +85,38 @@ rm "$work/z1/level_009.mtb" "$work/z1/level_008.mtb"
 for f in "$work/r"/level_*.mtb; do cmp -s "$f" "$work/z1/$(basename "$f")" || fail "resumed zstd build: $(basename "$f") differs"; done
 [ ! -e "$work/z1/.raw-levels" ] || fail "the resumed build left its scratch directory"
 
+# 5. Checksum lists: info --checksums writes one, verify --checksums compares
+# (any format: the list of the raw build holds for the zstd files), a wrong
+# hash or ruleset is the verdict (exit status 1) naming the level, a bad list
+# is misuse (exit status 2).
+"$mancala" info "$work/fresh" --checksums >"$work/list.txt" || fail "info --checksums"
+[ "$(grep -c '^level_' "$work/list.txt")" = 9 ] || fail "info --checksums: $(cat "$work/list.txt")"
+out=$("$mancala" verify "$work/fresh" --checksums "$work/list.txt" --quiet --json) || fail "verify --checksums of the build itself: $out"
+[ "$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["checksums_compared"])' "$out")" = 9 ] || fail "compared: $out"
+cp -r "$work/fresh" "$work/fz"
+"$mancala" convert "$work/fz" --compression zstd --quiet >/dev/null || fail "convert fz"
+"$mancala" verify "$work/fz" --checksums "$work/list.txt" --quiet >/dev/null || fail "the raw build's list does not hold for its zstd files"
+"$mancala" verify "$work/v1" --checksums "$work/list.txt" --quiet >/dev/null || fail "the list does not hold for the version 1 files"
+"$mancala" verify "$work/fresh10" --checksums "$work/list.txt" --quiet >/dev/null || fail "a list of fewer levels than the directory"
+python3 - "$work/list.txt" "$work/wrong.txt" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+out = [l[:-1] + ("0" if l[-1] != "0" else "1") if l.startswith("level_005") else l for l in lines]
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+err=$("$mancala" verify "$work/fz" --checksums "$work/wrong.txt" --quiet 2>&1 >/dev/null)
+[ $? = 1 ] || fail "a wrong hash in the list: not exit status 1"
+grep -q "level_005.mtb: content hash .*, the checksum list says" <<<"$err" || fail "a wrong hash: $err"
+sed 's/^ruleset kalah$/ruleset oware/' "$work/list.txt" >"$work/oware.txt"
+err=$("$mancala" verify "$work/fresh" --checksums "$work/oware.txt" --quiet 2>&1 >/dev/null)
+[ $? = 1 ] || fail "a list of another ruleset: not exit status 1"
+grep -q "the checksum list is for oware" <<<"$err" || fail "another ruleset: $err"
+bad_list() {
+  local words=$1 text=$2
+  printf '%b' "$text" >"$work/bad.txt"
+  expect "$words" verify "$work/fresh" --checksums "$work/bad.txt"
+}
+
 # 4. Bad options.
 expect() {
   local words=$1; shift
@@ -105,4 +137,15 @@ expect "zstd-level is for --compression zstd" "${b[@]}" --zstd-level 5
 expect "unknown compression" convert "$work/fresh" --compression gzip
 expect "does not exist" convert "$work/nowhere"
 expect "level_000.mtb" convert "$work"
+bad_list "line 1: unknown line 'garbage'" 'garbage\n'
+bad_list "lacks its ruleset" 'level_000.mtb 1 af63bd4c8601b7df\n'
+bad_list "line 1: unknown ruleset 'chess'" 'ruleset chess\npits_per_side 3\n'
+bad_list "line 2: expected 'pits_per_side M'" 'ruleset kalah\npits_per_side 99\n'
+bad_list "line 3: expected 'level_NNN.mtb POSITIONS HASH'" 'ruleset kalah\npits_per_side 3\nlevel_000.mtb 1 xyz\n'
+bad_list "line 3: 'level_0x0.mtb' is not a level file name" 'ruleset kalah\npits_per_side 3\nlevel_0x0.mtb 1 af63bd4c8601b7df\n'
+bad_list "line 4: levels out of order" 'ruleset kalah\npits_per_side 3\nlevel_001.mtb 6 af63bd4c8601b7df\nlevel_000.mtb 1 af63bd4c8601b7df\n'
+expect "is not a readable file" verify "$work/fresh" --checksums "$work/nowhere.txt"
+mkfifo "$work/fifo.txt"
+expect "is not a readable file" verify "$work/fresh" --checksums "$work/fifo.txt"
+expect "leave out --json" info "$work/fresh" --checksums --json
 echo "1 passed, 0 failed"

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "build_options.hpp"
 #include "commands.hpp"
@@ -179,13 +180,17 @@ int cmd_probe(const Args& args) {
 
 int cmd_verify(const Args& args) {
   po::options_description desc("verify: re-read every table file and re-derive every value from its successors");
-  desc.add_options()("dir", po::value<std::string>()->required(), "table directory")("quiet", po::bool_switch(), "no progress line");
+  desc.add_options()("dir", po::value<std::string>()->required(), "table directory")("quiet", po::bool_switch(), "no progress line")(
+      "checksums", po::value<std::string>(),
+      "also compare every level's content hash with this list (mancala info DIR --checksums writes one)");
   add_threads_option(desc, "TBB threads");
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
-  if (!parse_args("mancala verify", "DIR [--threads T] [--quiet] [--json]", desc, args, vm, &pos)) return 0;
+  if (!parse_args("mancala verify", "DIR [--checksums FILE] [--threads T] [--quiet] [--json]", desc, args, vm, &pos)) return 0;
   const std::string dir = vm["dir"].as<std::string>();
+  std::optional<tables::ChecksumList> checksums;  // a bad list is misuse: exit status 2, before any work
+  if (vm.count("checksums")) checksums = tables::read_checksums(vm["checksums"].as<std::string>());
   const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::size_t(threads_option(vm)));
   // Exit status: 2 when the command was misused (an unknown option, no DIR,
   // DIR not a directory: InputError from here on), 1 when the tables are bad
@@ -204,6 +209,11 @@ int cmd_verify(const Args& args) {
     });
     check = tables::check_tables(dir, [&](int k) { level = k; });
   }
+  int compared = 0;
+  if (checksums && check.problems.empty()) {
+    std::vector<std::string> more = tables::compare_checksums(dir, *checksums, compared);
+    check.problems.insert(check.problems.end(), more.begin(), more.end());
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!check.problems.empty()) {
     if (vm["json"].as<bool>()) {
@@ -220,12 +230,16 @@ int cmd_verify(const Args& args) {
   }
   const tables::DirectoryInfo& info = *check.info;
   if (vm["json"].as<bool>()) {
-    print_json({{"ok", true}, {"ruleset", info.rules.digest()}, {"pits_per_side", info.pits_per_side},
-                {"max_seeds", info.max_seeds}, {"seconds", seconds}});
+    nlohmann::json j{{"ok", true}, {"ruleset", info.rules.digest()}, {"pits_per_side", info.pits_per_side},
+                     {"max_seeds", info.max_seeds}, {"seconds", seconds}};
+    if (checksums) j["checksums_compared"] = compared;
+    print_json(j);
     return 0;
   }
   std::cout << "ok: " << info.rules.digest() << ", " << info.pits_per_side << " pits, levels 0.." << info.max_seeds
-            << " verified in " << seconds_text(seconds) << "\n";
+            << " verified in " << seconds_text(seconds);
+  if (checksums) std::cout << "; " << compared << " levels match the checksum list";
+  std::cout << "\n";
   return 0;
 }
 
@@ -281,13 +295,25 @@ int cmd_convert(const Args& args) {
 
 int cmd_info(const Args& args) {
   po::options_description desc("info: per-level positions, value histogram, win/draw/loss counts and build time");
-  desc.add_options()("dir", po::value<std::string>()->required(), "table directory");
+  desc.add_options()("dir", po::value<std::string>()->required(), "table directory")(
+      "checksums", po::bool_switch(), "print the directory's checksum list instead (for verify --checksums), from the headers");
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
-  if (!parse_args("mancala info", "DIR [--json]", desc, args, vm, &pos)) return 0;
+  if (!parse_args("mancala info", "DIR [--checksums] [--json]", desc, args, vm, &pos)) return 0;
   const std::string dir = vm["dir"].as<std::string>();
   const tables::DirectoryInfo info = tables::describe_directory(dir);
+  if (vm["checksums"].as<bool>()) {
+    if (vm["json"].as<bool>()) throw InputError("--checksums prints the list itself; leave out --json");
+    // The headers' content hashes (each file opened and checked, not
+    // re-hashed: verify does that).
+    const tables::TableDirectory tables(dir, info.rules, info.pits_per_side);
+    std::vector<tables::LevelChecksum> levels;
+    for (int k = 0; k <= info.max_seeds; ++k)
+      levels.push_back({k, tables.level(k).size(), tables.level(k).header().payload_hash});
+    std::cout << tables::format_checksums(info, levels);
+    return 0;
+  }
   const auto levels = tables::summarize_tables(dir);
   nlohmann::json list = nlohmann::json::array();
   for (const auto& s : levels) {

@@ -12,7 +12,9 @@
 #include <atomic>
 #include <bit>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -241,6 +243,106 @@ std::vector<LevelSummary> summarize_tables(const std::filesystem::path& dir) {
     out.push_back(s);
   }
   return out;
+}
+
+namespace {
+std::string hex64(std::uint64_t v) {
+  char text[20];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+  return text;
+}
+}  // namespace
+
+ChecksumList read_checksums(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) throw InputError("checksum list " + file.string() + " is not a readable file");
+  std::ifstream in(file);
+  if (!in) throw InputError("cannot read the checksum list " + file.string());
+  ChecksumList list;
+  bool have_rules = false;
+  int line_number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_number;
+    if (line.size() > 4096) throw InputError("checksum list " + file.string() + " line " + std::to_string(line_number) + " is too long");
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    const auto bad = [&](const std::string& why) -> InputError {
+      return InputError("checksum list " + file.string() + " line " + std::to_string(line_number) + ": " + why);
+    };
+    std::istringstream words(line);
+    std::string key, rest;
+    words >> key;
+    if (key == "ruleset") {
+      std::string digest;
+      if (!(words >> digest) || (words >> rest)) throw bad("expected 'ruleset DIGEST'");
+      try {
+        list.rules = parse_digest(digest);
+      } catch (const InputError&) {
+        throw bad("unknown ruleset '" + digest + "'");
+      }
+      have_rules = true;
+    } else if (key == "pits_per_side") {
+      if (!(words >> list.pits_per_side) || (words >> rest) || list.pits_per_side < 1 || list.pits_per_side > kMaxPitsPerSide)
+        throw bad("expected 'pits_per_side M' with M from 1 to " + std::to_string(kMaxPitsPerSide));
+    } else if (key.rfind("level_", 0) == 0 && key.size() == 13 && key.substr(9) == ".mtb") {
+      LevelChecksum c{};
+      std::string hash;
+      try {
+        std::size_t used = 0;
+        c.seeds = std::stoi(key.substr(6, 3), &used);
+        if (used != 3) throw std::invalid_argument("level");
+      } catch (const std::exception&) {
+        throw bad("'" + key + "' is not a level file name");
+      }
+      if (!(words >> c.positions >> hash) || (words >> rest) || hash.size() != 16 ||
+          hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+        throw bad("expected 'level_NNN.mtb POSITIONS HASH' (16 lower-case hex digits)");
+      c.hash = std::stoull(hash, nullptr, 16);
+      if (!list.levels.empty() && c.seeds <= list.levels.back().seeds) throw bad("levels out of order or repeated");
+      list.levels.push_back(c);
+    } else {
+      throw bad("unknown line '" + key + "'");
+    }
+  }
+  if (!have_rules || list.pits_per_side == 0) throw InputError("checksum list " + file.string() + " lacks its ruleset or pits_per_side line");
+  return list;
+}
+
+std::string format_checksums(const DirectoryInfo& info, const std::vector<LevelChecksum>& levels) {
+  std::ostringstream out;
+  out << "# mancala table checksums: the FNV-1a 64 of each level's values in rank order (any file format)\n"
+      << "ruleset " << info.rules.digest() << "\npits_per_side " << info.pits_per_side << "\n";
+  char name[32];
+  for (const LevelChecksum& c : levels) {
+    std::snprintf(name, sizeof name, "level_%03d.mtb", c.seeds);
+    out << name << " " << c.positions << " " << hex64(c.hash) << "\n";
+  }
+  return out.str();
+}
+
+std::vector<std::string> compare_checksums(const std::filesystem::path& dir, const ChecksumList& list, int& compared) {
+  std::vector<std::string> problems;
+  compared = 0;
+  const DirectoryInfo info = describe_directory(dir);
+  if (info.rules != list.rules || info.pits_per_side != list.pits_per_side) {
+    problems.push_back("table directory " + dir.string() + " holds " + info.rules.digest() + " with " +
+                       std::to_string(info.pits_per_side) + " pits a side; the checksum list is for " + list.rules.digest() +
+                       " with " + std::to_string(list.pits_per_side));
+    return problems;
+  }
+  for (const LevelChecksum& c : list.levels) {
+    if (c.seeds > info.max_seeds) break;
+    const std::filesystem::path file = level_path(dir, c.seeds);
+    const TableHeader h = read_header(file);
+    ++compared;
+    if (h.entries != c.positions)
+      problems.push_back("table file " + file.string() + ": " + std::to_string(h.entries) + " positions, the checksum list says " +
+                         std::to_string(c.positions));
+    else if (h.payload_hash != c.hash)
+      problems.push_back("table file " + file.string() + ": content hash " + hex64(h.payload_hash) + ", the checksum list says " +
+                         hex64(c.hash));
+  }
+  return problems;
 }
 
 }  // namespace mancala::tables

@@ -53,6 +53,40 @@ TableCheck check_tables(const std::filesystem::path& dir, const std::function<vo
 // The same, throwing TableError with the first problem.
 void verify_tables(const std::filesystem::path& dir, const std::function<void(int)>& progress = {});
 
+// Published checksums, in the style of syzygy's: the content hash of every
+// level of a directory, as `mancala info DIR --checksums` writes them and
+// `mancala verify DIR --checksums FILE` compares them:
+//
+//   # mancala table checksums
+//   ruleset kalah
+//   pits_per_side 6
+//   level_000.mtb 1 af63bd4c8601b7df
+//   ...
+//
+// A level line is the file name, its positions and the FNV-1a 64 of its
+// values in rank order (hex), which does not depend on the file's format
+// (version 1 or 2, raw or compressed).  '#' lines are comments.
+struct LevelChecksum {
+  int seeds;
+  std::uint64_t positions;
+  std::uint64_t hash;
+};
+struct ChecksumList {
+  Ruleset rules;
+  int pits_per_side = 0;
+  std::vector<LevelChecksum> levels;  // in level order, no level twice
+};
+// Throws InputError naming the file and line for a malformed list.
+ChecksumList read_checksums(const std::filesystem::path& file);
+std::string format_checksums(const DirectoryInfo& info, const std::vector<LevelChecksum>& levels);
+// The problems of dir against the list (one line each, as check_tables()'s):
+// another ruleset or width, a level whose positions or content hash differ.
+// Levels of the list that dir does not hold, and the reverse, are not
+// problems (a build may stop lower, or go higher, than a list); `compared`
+// counts the levels compared.  The hashes are the headers'; check_tables()
+// re-hashes every file's values against its header.
+std::vector<std::string> compare_checksums(const std::filesystem::path& dir, const ChecksumList& list, int& compared);
+
 struct LevelSummary {
   int seeds;
   std::uint64_t positions;
