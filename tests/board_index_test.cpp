@@ -92,6 +92,66 @@ TEST(BoardIndex, LargeBoardsRoundTrip) {
   EXPECT_TRUE(std::equal(board, board + 12, back));
 }
 
+// Exact C(n, r) in 128 bits (the 64-bit choose() above overflows in its
+// intermediate products for the largest levels).
+__extension__ typedef unsigned __int128 u128;  // GCC's; -Wpedantic accepts it so marked
+u128 choose128(int n, int r) {
+  if (r < 0 || r > n) return 0;
+  u128 c = 1;
+  for (int i = 1; i <= r; ++i) c = c * u128(n - r + i) / u128(i);
+  return c;
+}
+
+// Every size the index computes, against exact binomials, on the widths
+// that hold levels of more than 2^32 boards (6-pit Kalah and Awari from 32
+// seeds: 5,752,004,349 boards at level 32).
+TEST(BoardIndex, SizesAboveTwoToThe32AreExact) {
+  for (const auto& [pits, top] : {std::pair{12, 72}, std::pair{10, 60}, std::pair{14, 98}, std::pair{8, 96}}) {
+    const BoardIndex index(pits, top);
+    for (int k = 0; k <= top; ++k) {
+      ASSERT_EQ(u128(index.level_size(k)), choose128(k + pits - 1, pits - 1)) << pits << " pits, level " << k;
+      ASSERT_EQ(u128(index.level_offset(k)), choose128(k + pits - 1, pits)) << pits << " pits, level " << k;
+      ASSERT_EQ(index.level_offset(k + 1), index.level_offset(k) + index.level_size(k));
+    }
+  }
+  EXPECT_EQ(BoardIndex(12, 32).level_size(32), 5752004349u);
+  EXPECT_EQ(BoardIndex(12, 30).level_offset(31), 11058116888u);  // levels 0..30
+  EXPECT_EQ(BoardIndex(12, 32).level_offset(33), 21090682613u);  // levels 0..32
+}
+
+// Ranks above 2^32 (without building anything): unrank then rank gives the
+// rank back, the board holds the level's seeds, and stepping with next()
+// across 2^32 gives the following ranks.
+TEST(BoardIndex, RanksAboveTwoToThe32RoundTrip) {
+  for (const auto& [pits, k] : {std::pair{12, 32}, std::pair{12, 40}, std::pair{12, 72}, std::pair{14, 60}, std::pair{16, 90}}) {
+    const BoardIndex index(pits, k);
+    const std::uint64_t size = index.level_size(k);
+    ASSERT_GT(size, std::uint64_t(1) << 32) << pits << " pits, level " << k;
+    std::vector<std::uint64_t> ranks = {std::uint64_t(1) << 32, (std::uint64_t(1) << 32) - 1, (std::uint64_t(1) << 32) + 1, size - 1,
+                                        size / 2, size - (std::uint64_t(1) << 32)};
+    std::uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 2000; ++i) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;  // xorshift64
+      ranks.push_back((std::uint64_t(1) << 32) + x % (size - (std::uint64_t(1) << 32)));
+    }
+    auto board = std::vector<std::uint8_t>(std::size_t(pits));
+    for (const std::uint64_t r : ranks) {
+      index.unrank(r, k, board.data());
+      int sum = 0;
+      for (const std::uint8_t c : board) sum += c;
+      ASSERT_EQ(sum, k) << "rank " << r;
+      ASSERT_EQ(index.rank(board.data(), k), r) << pits << " pits, level " << k;
+    }
+    index.unrank((std::uint64_t(1) << 32) - 3, k, board.data());
+    for (std::uint64_t r = (std::uint64_t(1) << 32) - 3; r < (std::uint64_t(1) << 32) + 3; ++r) {
+      ASSERT_EQ(index.rank(board.data(), k), r);
+      ASSERT_TRUE(index.next(board.data()));
+    }
+    index.unrank(size - 1, k, board.data());
+    EXPECT_FALSE(index.next(board.data())) << "the last rank has no next";
+  }
+}
+
 TEST(BoardIndex, RefusesIndexesBeyond64Bits) {
   EXPECT_THROW(BoardIndex(32, 255), InputError);
   EXPECT_THROW(BoardIndex(16, 112), InputError);  // C(128,16) > 2^64
