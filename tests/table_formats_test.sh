@@ -84,6 +84,14 @@ rm "$work/z1/level_009.mtb" "$work/z1/level_008.mtb"
 "$mancala" build --game oware --pits 3 --max-seeds 9 --out "$work/z1" --compression zstd --quiet >/dev/null || fail "resume a zstd build"
 for f in "$work/r"/level_*.mtb; do cmp -s "$f" "$work/z1/$(basename "$f")" || fail "resumed zstd build: $(basename "$f") differs"; done
 [ ! -e "$work/z1/.raw-levels" ] || fail "the resumed build left its scratch directory"
+# A build killed while converting (some levels compressed, the rest still
+# raw) converts the rest when it is run again.
+cp -r "$work/r" "$work/r0"
+"$mancala" convert "$work/r0" --compression none --quiet >/dev/null || fail "convert r0 back to raw"
+for k in 5 6 7; do cp "$(printf '%s/level_%03d.mtb' "$work/r0" "$k")" "$work/z1/"; done
+[ "$(hashes "$work/z1" | awk '$1 >= 5 && $1 <= 7 {print $4}' | sort -u)" = none ] || fail "the half-converted directory is not"
+"$mancala" build --game oware --pits 3 --max-seeds 9 --out "$work/z1" --compression zstd --quiet >/dev/null || fail "rerun of a half-converted build"
+for f in "$work/r"/level_*.mtb; do cmp -s "$f" "$work/z1/$(basename "$f")" || fail "half-converted rerun: $(basename "$f") differs"; done
 
 # 5. Checksum lists: info --checksums writes one, verify --checksums compares
 # (any format: the list of the raw build holds for the zstd files), a wrong

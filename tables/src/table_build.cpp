@@ -174,7 +174,7 @@ BuildLock::~BuildLock() {
 }
 
 BuildLock prepare_build(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int max_seeds,
-                        std::uint64_t memory_per_process, int processes_per_node) {
+                        std::uint64_t memory_per_process, int processes_per_node, std::uint64_t extra_disk) {
   if (max_seeds < 0 || max_seeds > kMaxTableSeeds)
     throw InputError("--max-seeds must be between 0 and " + std::to_string(kMaxTableSeeds));
   if (pits_per_side < 1 || pits_per_side > kMaxPitsPerSide)
@@ -200,7 +200,7 @@ BuildLock prepare_build(const std::filesystem::path& dir, const Ruleset& rules, 
   if (::statvfs(where.c_str(), &fs) == 0 && fs.f_blocks > 0) {  // procfs and such have no blocks to count
     const std::uint64_t block = std::max<std::uint64_t>({fs.f_bsize, fs.f_frsize, 512});
     const std::uint64_t header = 68 + rules.digest().size();  // table_file.hpp: 64 + L bytes, then the CRC
-    std::uint64_t disk = block;
+    std::uint64_t disk = block + extra_disk;
     for (int k = 0; k <= max_seeds; ++k)
       if (!exists || !level_file_exists(level_path(dir, k))) disk += (header + index.level_size(k) + block - 1) / block * block;
     const std::uint64_t free = std::uint64_t(fs.f_bavail) * fs.f_frsize;
@@ -255,7 +255,11 @@ std::vector<BuiltLevel> build_tables(const std::filesystem::path& dir, const Rul
   if (pits_per_side < 1 || pits_per_side > kMaxPitsPerSide)
     throw InputError("pits per side must be between 1 and " + std::to_string(kMaxPitsPerSide));
   // Held until the last level is written: no second build writes here meanwhile.
-  const BuildLock lock = prepare_build(dir, rules, pits_per_side, max_seeds, build_memory_estimate(rules, pits_per_side, max_seeds));
+  // A compressing build converts a level at a time: the new file beside the
+  // raw one, at most the raw one's size.
+  const std::uint64_t converting = format.codec == Codec::None ? 0 : BoardIndex(2 * pits_per_side, max_seeds).level_size(max_seeds);
+  const BuildLock lock =
+      prepare_build(dir, rules, pits_per_side, max_seeds, build_memory_estimate(rules, pits_per_side, max_seeds), 1, converting);
   if (progress) progress->positions_total = BoardIndex(2 * pits_per_side, max_seeds).level_offset(max_seeds + 1);
   std::vector<BuiltLevel> report =
       dispatch(rules, [&](auto R) { return build_with<decltype(R)>(dir, rules, pits_per_side, max_seeds, progress, hooks, format); });

@@ -73,8 +73,11 @@ class BuildLock {
 // creates dir, and locks it.  Throws InputError (and then creates nothing).
 // build_tables() calls it, and holds the lock it returns for the whole
 // build; so does the distributed build, on rank 0.
+// `extra_disk`: bytes needed beyond the raw level files (a compressing
+// build's one converted level beside its raw file).
 [[nodiscard]] BuildLock prepare_build(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side,
-                                      int max_seeds, std::uint64_t memory_per_process, int processes_per_node = 1);
+                                      int max_seeds, std::uint64_t memory_per_process, int processes_per_node = 1,
+                                      std::uint64_t extra_disk = 0);
 
 // build_times.csv's columns: the ruleset digest, pits a side, the level,
 // its positions, the seconds its build took, its passes, the threads the
