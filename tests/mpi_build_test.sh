@@ -49,6 +49,8 @@ cases=(
   "brainking 3 10"
   "kalah 3 10 --empty-capture"
   "oware 3 9 --grand-slam forbidden"
+  "kalah 4 10 --compression zstd --block-size 1024"
+  "oware 4 8 --compression zstd --block-size 1024"
 )
 i=0
 for c in "${cases[@]}"; do
@@ -67,6 +69,14 @@ for c in "${cases[@]}"; do
     [ "$(grep -c '^total' "$work/out")" = 1 ] || fail "rank 0 alone prints: $(cat "$work/out")"
   done
 done
+
+# A distributed build resumed from compressed levels (rank 0 decodes them to
+# send each rank its slice) ends with the single-machine build's files.
+cp -r "$work/ref7" "$work/zresume"
+rm "$work/zresume/level_010.mtb" "$work/zresume/level_009.mtb"
+run 2 build --game kalah --pits 4 --max-seeds 10 --compression zstd --block-size 1024 --quiet --out "$work/zresume" >/dev/null 2>"$work/err" ||
+  fail "resume from compressed levels: $(cat "$work/err")"
+same_files "$work/ref7" "$work/zresume" 10
 
 # --json: one object, from rank 0 only, with the figures of the run.
 run 2 build --game oware --pits 3 --max-seeds 6 --out "$work/json" --json >"$work/out" 2>&1 || fail "--json"
