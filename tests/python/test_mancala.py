@@ -648,7 +648,7 @@ class TablesTest(unittest.TestCase):
             f.seek(-1, os.SEEK_END)
             f.write(bytes([last[0] ^ 1]))
         self.assertEqual(tables.probe("1,0,0/0,0,1 0-0 s").value, self.tables.probe("1,0,0/0,0,1 0-0 s").value)
-        with self.assertRaisesRegex(OSError, "level_008.mtb: payload checksum mismatch"):
+        with self.assertRaisesRegex(OSError, "level_008.mtb: block 0 checksum mismatch"):
             tables.probe("3,3,1/1,0,0 0-0 s")
         afile = os.path.join(self.tmp, "a-file")
         open(afile, "w").close()
