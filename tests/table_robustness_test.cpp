@@ -293,7 +293,23 @@ INSTANTIATE_TEST_SUITE_P(
         HeaderForgery{"BlockSize2To9", [](Header& h) { h.block_log2 = 9; reindex(h); }, "block size"},
         HeaderForgery{"BlockSize2To25", [](Header& h) { h.block_log2 = 25; reindex(h); }, "block size"},
         HeaderForgery{"BlockSize2To255", [](Header& h) { h.block_log2 = 255; }, "block size"},
-        HeaderForgery{"StoredSizeHuge", [](Header& h) { h.stored = ~std::uint64_t(0) >> 1; }, "payload size"}),
+        HeaderForgery{"StoredSizeHuge", [](Header& h) { h.stored = ~std::uint64_t(0) >> 1; }, "payload size"},
+        // The largest level below 2^64 boards (16 pits, 36 seeds: C(67, 31)),
+        // a stored size that makes header + index + payload wrap around 2^64
+        // to the file's true size: the sizes are added without wrapping.
+        HeaderForgery{"SizesWrappingAround2To64",
+                      [](Header& h) {
+                        h.pits = 16;
+                        h.seeds = 36;
+                        h.entries = 11923179284862717872ull;
+                        h.codec = 1;
+                        h.block_log2 = 10;
+                        const std::uint64_t blocks = (h.entries >> 10) + ((h.entries & 1023) != 0);
+                        const std::uint64_t header = 26 + h.digest.size() + 43;
+                        const std::uint64_t file = header + h.index.size() + h.payload.size();
+                        h.stored = file - header - 16 * blocks;  // wraps, as a forger wants
+                      },
+                      "more than 2^64"}),
     [](const auto& param_info) { return param_info.param.name; });
 
 // ---------------------------------------------------------------------------

@@ -137,6 +137,11 @@ std::uint64_t read_le64(const std::uint8_t* p) {
   return v;
 }
 
+// Blocks of 2^block_log2 values that hold `entries` (no wrap near 2^64).
+std::uint64_t block_count_of(std::uint64_t entries, int block_log2) {
+  return (entries >> block_log2) + ((entries & ((std::uint64_t(1) << block_log2) - 1)) != 0);
+}
+
 // Parses and checks the header's own consistency against the file size:
 // `data` holds the first `available` bytes of a file of `file_size` bytes.
 // Every field is range-checked here, before anything sizes an index or a
@@ -209,18 +214,23 @@ ParsedHeader parse_header(const std::uint8_t* data, std::size_t available, std::
     if (b < kMinBlockLog2 || b > kMaxBlockLog2)
       refuse(file, "block size 2^" + std::to_string(b) + " out of range (2^" + std::to_string(kMinBlockLog2) + " to 2^" +
                        std::to_string(kMaxBlockLog2) + ")");
-    out.blocks = (out.header.entries + (std::uint64_t(1) << b) - 1) >> b;
+    out.blocks = block_count_of(out.header.entries, b);
     index_bytes = out.blocks * kIndexEntryBytes;
     if (out.header.codec == Codec::None && out.header.stored_bytes != out.header.entries)
       refuse(file, "payload size does not match the entry count");
-    // A compressed payload is never more than zstd's bound of the values.
-    if (out.header.stored_bytes > out.header.entries + out.header.entries / 128 + out.blocks * 1024)
+    // A compressed payload is never more than zstd's bound of the values
+    // (the sum in 128 bits: forged counts near 2^64 must not wrap).
+    __extension__ typedef unsigned __int128 u128;
+    if (u128(out.header.stored_bytes) > u128(out.header.entries) + out.header.entries / 128 + u128(out.blocks) * 1024)
       refuse(file, "payload size " + std::to_string(out.header.stored_bytes) + " is impossible for " +
                        std::to_string(out.header.entries) + " values");
   }
-  const std::uint64_t expected = out.header_size + index_bytes + out.header.stored_bytes;
-  if (file_size != expected)
-    refuse(file, "file is " + std::to_string(file_size) + " bytes, header says " + std::to_string(expected) +
+  // In 128 bits, so that no forged size can wrap around to the file's.
+  __extension__ typedef unsigned __int128 u128;
+  const u128 expected = u128(out.header_size) + u128(index_bytes) + u128(out.header.stored_bytes);
+  if (u128(file_size) != expected)
+    refuse(file, "file is " + std::to_string(file_size) + " bytes, header says " +
+                     (expected >> 64 ? std::string("more than 2^64") : std::to_string(std::uint64_t(expected))) +
                      " (truncated or extended)");
   return out;
 }
@@ -299,9 +309,7 @@ std::uint64_t fnv1a64_update(std::uint64_t h, const void* data, std::size_t size
   return h;
 }
 
-std::uint64_t block_count_of(std::uint64_t entries, int block_log2) {
-  return (entries + (std::uint64_t(1) << block_log2) - 1) >> block_log2;
-}
+
 
 std::vector<std::uint8_t> index_bytes(const std::vector<std::uint64_t>& index) {
   Writer w;
