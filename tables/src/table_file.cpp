@@ -706,6 +706,7 @@ void MappedLevel::read(std::uint64_t first, std::uint64_t n, std::int8_t* out) c
 
 void MappedLevel::read_blocks(std::uint64_t first, std::uint64_t n, std::int8_t* out, bool recheck) const {
   if (first > header_.entries || n > header_.entries - first) throw std::out_of_range("MappedLevel::read past the level");
+  if (n == 0) return;  // `out` may be null then (an empty slice's data())
   if (values_ && (header_.version == 1 || !recheck)) {  // raw blocks were checked at open
     std::memcpy(out, values_ + first, n);
     return;
@@ -713,7 +714,6 @@ void MappedLevel::read_blocks(std::uint64_t first, std::uint64_t n, std::int8_t*
   const int shift = header_.block_log2;
   const std::uint64_t block = std::uint64_t(1) << shift;
   const std::uint64_t last = first + n;
-  if (n == 0) return;
   // Blocks decoded in parallel, each by its own decoder, straight into out
   // when it is wholly wanted.
   const std::uint64_t b0 = first >> shift, b1 = (last - 1) >> shift;
