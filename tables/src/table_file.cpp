@@ -503,6 +503,12 @@ void on_bus_error(int sig, siginfo_t* info, void* context) {
   for (BusRange& r : bus_ranges) {
     const std::uintptr_t begin = r.begin.load(std::memory_order_acquire);
     if (begin == 0 || at < begin || at >= r.end.load(std::memory_order_relaxed)) continue;
+    // One line even when several threads fault at once (a parallel read of
+    // the file): the first writes it and ends the process, the others wait
+    // for that (an _exit of theirs could cut the line short).
+    static std::atomic<bool> reporting{false};
+    if (reporting.exchange(true))
+      for (;;) ::pause();
     const char* text = r.message.load(std::memory_order_relaxed);
     std::size_t left = r.length.load(std::memory_order_relaxed);
     while (left > 0) {
