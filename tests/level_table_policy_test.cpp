@@ -23,10 +23,12 @@ std::uint64_t choose(int n, int r) {
 }
 
 TEST(LevelTablePolicy, FullTablesOfAnOwareStartWhenTheyFit) {
-  // Oware 4x5: 40 seeds over 8 pits.  Levels 0..40 hold C(48, 8) boards;
-  // level 40, C(47, 7).
+  // Oware 4x5: 40 seeds over 8 pits.  Levels 0..39 hold C(47, 8) boards,
+  // a byte each; level 40, C(47, 7), is built with 2-byte cells and
+  // frontier lists of at most 1/8 byte a board, which its values replace.
   const tables::BoardIndex keys(8, 40);
-  const std::uint64_t need = choose(48, 8) + 5 * choose(47, 7);
+  const std::uint64_t top = choose(47, 7);
+  const std::uint64_t need = choose(47, 8) + 2 * top + top / 8;
   EXPECT_EQ(solver::detail::cyclic_levels_bytes(keys, 40), need);
   EXPECT_EQ(solver::detail::automatic_level_top(keys, 40, true, need), 40);
   const int fallback = solver::detail::automatic_level_top(keys, 40, true, need - 1);

@@ -247,6 +247,14 @@ TEST(OwareLevels, EveryBoardOfEveryLevelHasTheBruteForceValue) {
         std::size_t compared = 0;
         for (int k = 0; k <= max_seeds; ++k) {
           levels.build_next();
+          // The same level with every frontier found by its marks in the
+          // cells instead of listed: the same values and the same rounds.
+          tables::CyclicLevelStats listed, marked;
+          const auto lower = [&](int seeds) { return levels.level_data(seeds); };
+          tables::solve_cyclic_level<Rules>(levels.index(), m, k, lower, nullptr, &listed);
+          ASSERT_EQ(tables::solve_cyclic_level<Rules>(levels.index(), m, k, lower, nullptr, &marked, nullptr, 1), levels.level(k));
+          ASSERT_EQ(marked.rounds, listed.rounds);
+          ASSERT_EQ(marked.undecided, listed.undecided);
           Position p;
           p.pits_per_side = std::uint8_t(m);
           for (std::uint64_t rank = 0; rank < levels.index().level_size(k); ++rank) {

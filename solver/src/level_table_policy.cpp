@@ -6,12 +6,13 @@
 #include <string>
 
 #include "mancala/error.hpp"
+#include "mancala/tables/cyclic_level.hpp"
 #include "mancala/tables/value_encoding.hpp"
 
 namespace mancala::solver::detail {
 
 std::uint64_t cyclic_levels_bytes(const tables::BoardIndex& keys, int top) {
-  return keys.level_offset(top + 1) + 5 * keys.level_size(top);
+  return keys.level_offset(top) + std::max(keys.level_size(top), tables::cyclic_detail::working_bytes(keys.level_size(top)));
 }
 
 std::uint64_t full_table_budget(const SolveOptions& options) {

@@ -21,8 +21,9 @@ inline constexpr std::uint64_t kAcyclicLevelBudget = std::uint64_t(1) << 25;
 inline constexpr int kAcyclicMargin = 24;
 
 // The memory the levels 0..top of a cyclic ruleset take while the last one is
-// built in memory (LevelValues): 1 byte a board of every level, and 5 bytes a
-// board of the top level for the retrograde sweep (table_build.hpp).
+// built in memory (LevelValues): 1 byte a board of every level below it, and
+// the retrograde sweep's working bytes of the top level (cyclic_level.hpp),
+// which its values replace.
 std::uint64_t cyclic_levels_bytes(const tables::BoardIndex& keys, int top);
 // SolveOptions::full_table_bytes resolved (0: half the physical memory).
 std::uint64_t full_table_budget(const SolveOptions& options);

@@ -33,8 +33,8 @@ namespace mancala::tables {
 std::uint64_t build_memory_estimate(const Ruleset& rules, int pits_per_side, int max_seeds) {
   const BoardIndex index(2 * pits_per_side, max_seeds);
   std::uint64_t values = index.level_size(max_seeds);
-  if (rules.game == Game::Oware)  // the sweep's 4-byte cells, and 2 bytes a position for its frontiers of 4-byte ranks
-    values += index.level_size(max_seeds) * (1 + 4);
+  if (rules.game == Game::Oware)  // the sweep's cells and frontiers, which the values replace as they are written
+    values = std::max(values, cyclic_detail::working_bytes(index.level_size(max_seeds)));
   return values;
 }
 

@@ -85,8 +85,8 @@ struct SolveOptions {
   // pay for the build).
   int level_table_seeds = -1;
   // Oware's automatic choice: the memory that the full tables of a root
-  // (every level up to its seeds, 1 byte a board, and the retrograde sweep's
-  // 5 bytes a board of the top level) may take.  0: half of this machine's
+  // (every level below its seeds, 1 byte a board, and the retrograde
+  // sweep's 2 1/8 bytes a board of the top level) may take.  0: half of this machine's
   // physical memory.
   std::uint64_t full_table_bytes = 0;
   // With several threads, nodes with more than this many seeds above the

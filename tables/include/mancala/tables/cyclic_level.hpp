@@ -51,6 +51,7 @@
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
 #include "mancala/tables/board_index.hpp"
+#include "mancala/tables/page_buffer.hpp"
 #include "mancala/tables/value_encoding.hpp"
 #include "mancala/valuation.hpp"
 
@@ -105,26 +106,49 @@ void for_each_in_level_predecessor(const Position& child, Visit&& visit) {
 // The pieces of the threshold sweep, shared by solve_cyclic_level() below
 // and by builders that own only a slice of a level (cyclic_slice.hpp).
 //
-// Each position's state is one 32-bit cell (value, pending count, best exit)
-// so that a predecessor update touches one cache line.
+// Each position's state is one 16-bit cell, so that a predecessor update
+// touches one cache line and a level costs 2 bytes a position (4 before:
+// a byte each for value, pending count and best exit):
+//     bits 0..7    the best exit while undecided, the value once decided
+//                  (int8; the exit is not needed once the value is known)
+//     bits 8..12   pending: in-level children not yet known to be in W
+//                  (at most kMaxPitsPerSide = 16 moves)
+//     bit  13      decided
+//     bits 14, 15  frontier marks: decided in a round of even or odd parity
+//                  and not expanded yet (see Frontier below)
 namespace cyclic_detail {
 
-inline constexpr int kUnknown = kUnknownValue;
+using Cell = std::uint16_t;
 inline constexpr int kNoExit = kUnknownValue;  // below every threshold test
-// cell = value | pending << 8 | best exit << 16, each a byte
-inline int cell_value(std::uint32_t c) { return int(std::int8_t(c & 0xff)); }
-inline int cell_pending(std::uint32_t c) { return int((c >> 8) & 0xff); }
-inline int cell_exit(std::uint32_t c) { return int(std::int8_t((c >> 16) & 0xff)); }
-inline std::uint32_t with_value(std::uint32_t c, int v) { return (c & ~0xffu) | std::uint32_t(std::uint8_t(std::int8_t(v))); }
+inline constexpr Cell kByteMask = 0xff;
+inline constexpr int kPendingShift = 8;
+inline constexpr Cell kPendingMask = 0x1f << kPendingShift;
+inline constexpr Cell kDecided = 1u << 13;
+inline constexpr Cell kMarks[2] = {Cell(1u << 14), Cell(1u << 15)};
+static_assert(kMaxPitsPerSide < 32, "the pending count has 5 bits");
+
+inline bool is_decided(Cell c) { return (c & kDecided) != 0; }
+inline int cell_byte(Cell c) { return int(std::int8_t(c & kByteMask)); }
+inline int cell_pending(Cell c) { return int((c & kPendingMask) >> kPendingShift); }
+inline int cell_exit(Cell c) { return cell_byte(c); }   // while undecided
+inline int cell_value(Cell c) { return cell_byte(c); }  // once decided
+inline Cell undecided_cell(int exit, int pending) { return Cell(std::uint8_t(std::int8_t(exit)) | unsigned(pending) << kPendingShift); }
+// c decided with value v, and marked with `mark` (0: unmarked).
+inline Cell decided_cell(Cell c, int v, Cell mark) { return Cell((c & ~kByteMask) | std::uint8_t(std::int8_t(v)) | kDecided | mark); }
 inline constexpr std::size_t kBatch = 64;
+
+// The bytes a position of the level being built costs the sweep: its cell,
+// and at most 1/8 byte for the frontiers' lists of ranks (Frontier).  The
+// values take the cells' place as they are written out (PageBuffer).
+inline std::uint64_t working_bytes(std::uint64_t positions) { return positions * sizeof(Cell) + positions / 8; }
 
 // Forward scan of ranks [lo, hi) of level k: best exit and in-level child
 // count of every position, into cells[rank - lo].  The exits' values are
 // looked up a batch at a time, after prefetching.  Adds half of hi - lo to
 // `done` (the scan is half of a level's work) and returns what it added.
 template <class R, class Lower>
-std::uint64_t scan_exits(const BoardIndex& index, int m, int k, const Lower& lower, std::uint64_t lo, std::uint64_t hi,
-                         std::uint32_t* cells, std::atomic<std::uint64_t>* done) {
+std::uint64_t scan_exits(const BoardIndex& index, int m, int k, const Lower& lower, std::uint64_t lo, std::uint64_t hi, Cell* cells,
+                         std::atomic<std::uint64_t>* done) {
   Position blank;
   blank.pits_per_side = std::uint8_t(m);
   std::atomic<std::uint64_t> scanned{0};
@@ -172,8 +196,7 @@ std::uint64_t scan_exits(const BoardIndex& index, int m, int k, const Lower& low
       for (const Exit& e : exits) best[e.position] = std::max(best[e.position], e.delta - int(*e.value));
       for (std::uint64_t rank = first; rank != last; ++rank) {
         const std::size_t i = std::size_t(rank - first);
-        cells[rank - lo] = std::uint32_t(std::uint8_t(std::int8_t(kUnknown))) | std::uint32_t(in_level[i]) << 8 |
-                           std::uint32_t(std::uint8_t(std::int8_t(best[i]))) << 16;
+        cells[rank - lo] = undecided_cell(best[i], in_level[i]);
       }
     }
     if (done) done->fetch_add(r.size() / 2, std::memory_order_relaxed);
@@ -183,17 +206,18 @@ std::uint64_t scan_exits(const BoardIndex& index, int m, int k, const Lower& low
 }
 
 // Decided outright at threshold t: best exit exactly t, or no in-level child
-// left outside W and best exit exactly -t.  Sets the value and returns true
-// if so (not thread-safe on the same cell; each cell is seeded by one thread).
-inline bool seed_cell(std::uint32_t& cell, int t) {
-  const std::uint32_t c = cell;
-  if (cell_value(c) != kUnknown) return false;
+// left outside W and best exit exactly -t.  Sets the value (and `mark`) and
+// returns true if so (not thread-safe on the same cell; each cell is seeded
+// by one thread).
+inline bool seed_cell(Cell& cell, int t, Cell mark) {
+  const Cell c = cell;
+  if (is_decided(c)) return false;
   if (cell_exit(c) == t) {
-    cell = with_value(c, t);
+    cell = decided_cell(c, t, mark);
     return true;
   }
   if (cell_pending(c) == 0 && cell_exit(c) == -t) {
-    cell = with_value(c, -t);
+    cell = decided_cell(c, -t, mark);
     return true;
   }
   return false;
@@ -201,31 +225,89 @@ inline bool seed_cell(std::uint32_t& cell, int t) {
 
 // One predecessor update at threshold t: an in-level child of the cell's
 // position was decided, in W (child_wins) or in L.  Returns true if this
-// update decided the position.  Safe against concurrent updates of the cell.
-inline bool apply_update(std::uint32_t& raw, bool child_wins, int t) {
-  std::atomic_ref<std::uint32_t> cell(raw);
-  std::uint32_t c = cell.load(std::memory_order_relaxed);
-  if (cell_value(c) != kUnknown) return false;
+// update decided the position (and marked it with `mark`).  Safe against
+// concurrent updates of the cell.
+inline bool apply_update(Cell& raw, bool child_wins, int t, Cell mark) {
+  std::atomic_ref<Cell> cell(raw);
+  Cell c = cell.load(std::memory_order_relaxed);
+  if (is_decided(c)) return false;
   if (!child_wins) {  // a move into L_t puts q in W_t
-    while (cell_value(c) == kUnknown && !cell.compare_exchange_weak(c, with_value(c, t), std::memory_order_relaxed)) {
+    while (!is_decided(c) && !cell.compare_exchange_weak(c, decided_cell(c, t, mark), std::memory_order_relaxed)) {
     }
-    return cell_value(c) == kUnknown;
+    return !is_decided(c);
   }
-  // One more in-level child of q is in W_t.  The count is above 0 here, so
-  // the subtraction cannot borrow from the next byte.
-  c = cell.fetch_sub(1u << 8, std::memory_order_relaxed) - (1u << 8);
-  if (cell_pending(c) != 0 || cell_exit(c) > -t) return false;
+  // One more in-level child of q is in W_t.  Every in-level child sends one
+  // such update a move, so the count never goes below 0 and cannot borrow
+  // from the bits above it.
+  c = Cell(cell.fetch_sub(Cell(1u << kPendingShift), std::memory_order_relaxed) - Cell(1u << kPendingShift));
+  if (is_decided(c) || cell_pending(c) != 0 || cell_exit(c) > -t) return false;
   // Every in-level move reaches W_t and no exit does better: L_t.
-  while (cell_value(c) == kUnknown && !cell.compare_exchange_weak(c, with_value(c, -t), std::memory_order_relaxed)) {
+  while (!is_decided(c) && !cell.compare_exchange_weak(c, decided_cell(c, -t, mark), std::memory_order_relaxed)) {
   }
-  return cell_value(c) == kUnknown;
+  return !is_decided(c);
 }
 
 // The board value a cell ends with: undecided positions are worth 0.
-inline std::int8_t final_value(std::uint32_t c) {
-  const int v = cell_value(c);
-  return std::int8_t(v == kUnknown ? 0 : v);
-}
+inline std::int8_t final_value(Cell c) { return std::int8_t(is_decided(c) ? cell_value(c) : 0); }
+
+// The positions decided in one round, which the next round expands.  Their
+// ranks are listed while they are few; past `limit` (1/128 of the level,
+// so that the lists stay within 1/8 byte a position even as vectors double)
+// the lists are dropped and the next round finds its positions by their
+// marks in the cells instead, a scan of the level that costs less than
+// expanding that many positions.  Either way the next frontier is exactly
+// the positions decided in this round, so the rounds, and the values, do
+// not depend on which is used or on the threads.
+class Frontier {
+ public:
+  // list_limit: 0 for the automatic limit; tests set 1 to find every
+  // frontier by its marks.
+  explicit Frontier(std::uint64_t level_size, std::uint64_t list_limit = 0)
+      : limit_(list_limit ? list_limit : std::max<std::uint64_t>(level_size / 128, 1u << 16)) {}
+
+  // One thread's additions, flushed to the count every batch.
+  class Adder {
+   public:
+    explicit Adder(Frontier& f) : f_(f), list_(f.lists_.local()) {}
+    ~Adder() { flush(); }
+    void add(std::uint64_t rank) {
+      ++pending_;
+      if (!f_.overflow_.load(std::memory_order_relaxed)) list_.push_back(rank);
+    }
+    void flush() {
+      if (pending_ == 0) return;
+      if (f_.count_.fetch_add(pending_, std::memory_order_relaxed) + pending_ > f_.limit_) f_.overflow_.store(true, std::memory_order_relaxed);
+      pending_ = 0;
+    }
+
+   private:
+    Frontier& f_;
+    std::vector<std::uint64_t>& list_;
+    std::uint64_t pending_ = 0;
+  };
+
+  std::uint64_t size() const { return count_.load(); }
+  bool listed() const { return !overflow_.load(); }
+  // Calls f(list) for each thread's list (listed() only).
+  template <class F>
+  void for_each_list(F&& f) const {
+    for (const auto& l : lists_) f(l);
+  }
+  void clear() {
+    for (auto& l : lists_) {
+      if (overflow_.load()) std::vector<std::uint64_t>().swap(l);
+      else l.clear();
+    }
+    count_ = 0;
+    overflow_ = false;
+  }
+
+ private:
+  std::uint64_t limit_;
+  std::atomic<std::uint64_t> count_{0};
+  std::atomic<bool> overflow_{false};
+  tbb::enumerable_thread_specific<std::vector<std::uint64_t>> lists_;
+};
 
 }  // namespace cyclic_detail
 
@@ -239,19 +321,18 @@ struct BuildStopped : std::exception {
 // of every lower level: lower(seeds) points at that level's values, by rank.
 // `done` (optional) is advanced by the level's size in total as the work
 // proceeds.  `stop` (optional): when raised, the build throws BuildStopped
-// at its next round.
+// at its next round.  `frontier_list_limit`: see Frontier (0, automatic,
+// outside tests).  Ranks are 64-bit: a level may hold 2^32 positions or more.
 //
 // Updates are batched with prefetches because at a few hundred million
 // positions every one of them is a miss to memory.
 template <class R, class Lower>
 std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int k, const Lower& lower,
                                             std::atomic<std::uint64_t>* done, CyclicLevelStats* stats = nullptr,
-                                            const std::atomic<bool>* stop = nullptr) {
+                                            const std::atomic<bool>* stop = nullptr, std::uint64_t frontier_list_limit = 0) {
   using namespace cyclic_detail;
-  using Rank = std::uint32_t;
   const std::uint64_t size = index.level_size(k);
-  require_32_bit_level(k, size);
-  std::vector<std::uint32_t> cells(size);
+  PageBuffer<Cell> cells(size);
   std::uint64_t reported = 0;
   auto report = [&](std::uint64_t n) {
     if (done) done->fetch_add(n, std::memory_order_relaxed);
@@ -264,62 +345,91 @@ std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int 
 
   reported += scan_exits<R>(index, m, k, lower, 0, size, cells.data(), done);
 
-  tbb::enumerable_thread_specific<std::vector<Rank>> found;
-  auto gather = [&] {
-    std::vector<Rank> all;
-    std::size_t n = 0;
-    for (auto& v : found) n += v.size();
-    all.reserve(n);
-    for (auto& v : found) {
-      all.insert(all.end(), v.begin(), v.end());
-      v.clear();
+  // Expands the decided positions ranks[0..n) (marked with `mark`, which is
+  // cleared) at threshold t: their predecessors' updates, a batch at a time
+  // after prefetching; what they decide goes to `next`, marked `next_mark`.
+  auto expand = [&](const std::uint64_t* ranks, std::size_t n, int t, Cell mark, Cell next_mark, Frontier::Adder& next,
+                    std::vector<std::uint64_t>& updates) {
+    Position p = blank;
+    for (std::size_t first = 0; first < n; first += kBatch) {
+      const std::size_t last = std::min(n, first + kBatch);
+      updates.clear();
+      for (std::size_t i = first; i != last; ++i) {
+        const std::uint64_t rank = ranks[i];
+        const Cell c = std::atomic_ref<Cell>(cells[rank]).fetch_and(Cell(~mark), std::memory_order_relaxed);
+        index.unrank(rank, k, p.pits.data());
+        const std::uint64_t child_wins = cell_value(c) > 0;
+        for_each_in_level_predecessor<R>(p, [&](const Position& q) {
+          const std::uint64_t qr = index.rank(q.pits.data(), k);
+          __builtin_prefetch(&cells[qr], 1);
+          updates.push_back(qr << 1 | child_wins);
+        });
+      }
+      for (const std::uint64_t u : updates)
+        if (apply_update(cells[u >> 1], u & 1, t, next_mark)) next.add(u >> 1);
+      next.flush();
     }
-    return all;
   };
 
   CyclicLevelStats local;
   std::uint64_t decided = 0;
+  Frontier frontiers[2] = {Frontier(size, frontier_list_limit), Frontier(size, frontier_list_limit)};
+  int parity = 0;  // the frontier of this round is frontiers[parity], its cells marked kMarks[parity]
   for (int t = k; t >= 1; --t) {
+    Frontier& seeds = frontiers[parity];
+    seeds.clear();
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size), [&](const tbb::blocked_range<std::uint64_t>& r) {
-      auto& out = found.local();
+      Frontier::Adder out(seeds);
       for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank)
-        if (seed_cell(cells[rank], t)) out.push_back(Rank(rank));
+        if (seed_cell(cells[rank], t, kMarks[parity])) out.add(rank);
     });
-    std::vector<Rank> frontier = gather();
-    if (!frontier.empty()) ++local.thresholds;
-    while (!frontier.empty()) {
+    if (seeds.size()) ++local.thresholds;
+    while (frontiers[parity].size()) {
+      Frontier& now = frontiers[parity];
+      Frontier& next = frontiers[parity ^ 1];
+      const Cell mark = kMarks[parity], next_mark = kMarks[parity ^ 1];
+      next.clear();
       ++local.rounds;
-      decided += frontier.size();
-      report(frontier.size() / 2);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, frontier.size(), kBatch), [&](const tbb::blocked_range<std::size_t>& r) {
-        auto& out = found.local();
-        std::vector<std::uint64_t> updates;  // predecessor rank, times 2, plus 1 if the child is in W
-        Position p = blank;
-        for (std::size_t first = r.begin(); first < r.end(); first += kBatch) {
-          const std::size_t last = std::min(r.end(), first + kBatch);
-          updates.clear();
-          for (std::size_t i = first; i != last; ++i) {
-            const std::uint64_t rank = frontier[i];
-            index.unrank(rank, k, p.pits.data());
-            const std::uint64_t child_wins = cell_value(cells[rank]) > 0;
-            for_each_in_level_predecessor<R>(p, [&](const Position& q) {
-              const std::uint64_t qr = index.rank(q.pits.data(), k);
-              __builtin_prefetch(&cells[qr], 1);
-              updates.push_back(qr << 1 | child_wins);
-            });
+      decided += now.size();
+      report(now.size() / 2);
+      if (now.listed()) {
+        now.for_each_list([&](const std::vector<std::uint64_t>& list) {
+          tbb::parallel_for(tbb::blocked_range<std::size_t>(0, list.size(), kBatch), [&](const tbb::blocked_range<std::size_t>& r) {
+            Frontier::Adder out(next);
+            std::vector<std::uint64_t> updates;  // predecessor rank, times 2, plus 1 if the child is in W
+            expand(list.data() + r.begin(), r.size(), t, mark, next_mark, out, updates);
+          });
+        });
+      } else {  // found by their marks
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size, 1u << 16), [&](const tbb::blocked_range<std::uint64_t>& r) {
+          Frontier::Adder out(next);
+          std::vector<std::uint64_t> updates, ranks;
+          for (std::uint64_t first = r.begin(); first < r.end(); first += kBatch) {
+            ranks.clear();
+            for (std::uint64_t rank = first, last = std::min<std::uint64_t>(r.end(), first + kBatch); rank != last; ++rank)
+              if (std::atomic_ref<Cell>(cells[rank]).load(std::memory_order_relaxed) & mark) ranks.push_back(rank);
+            expand(ranks.data(), ranks.size(), t, mark, next_mark, out, updates);
           }
-          for (const std::uint64_t u : updates)
-            if (apply_update(cells[u >> 1], u & 1, t)) out.push_back(Rank(u >> 1));
-        }
-      });
-      frontier = gather();
+        });
+      }
+      parity ^= 1;
     }
   }
   local.undecided = size - decided;
-  std::vector<std::int8_t> value(size);
-  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size), [&](const tbb::blocked_range<std::uint64_t>& r) {
-    for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank) value[rank] = final_value(cells[rank]);
-  });
+  // The values, a chunk at a time, each chunk of cells given back as its
+  // values are written: the level costs its cells at most, not cells and
+  // values together.
+  std::vector<std::int8_t> value;
+  value.reserve(size);
+  constexpr std::uint64_t kChunk = std::uint64_t(1) << 26;
+  for (std::uint64_t first = 0; first < size; first += kChunk) {
+    const std::uint64_t last = std::min(size, first + kChunk);
+    value.resize(last);
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(first, last), [&](const tbb::blocked_range<std::uint64_t>& r) {
+      for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank) value[rank] = final_value(cells[rank]);
+    });
+    cells.release(first, last);
+  }
   report(size - reported);
   if (stats) *stats = local;
   return value;

@@ -74,7 +74,7 @@ class CyclicSlice {
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(lo_, hi_), [&](const tbb::blocked_range<std::uint64_t>& r) {
       auto& out = found.local();
       for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank)
-        if (cyclic_detail::seed_cell(cells_[rank - lo_], t)) out.push_back(rank);
+        if (cyclic_detail::seed_cell(cells_[rank - lo_], t, 0)) out.push_back(rank);
     });
     std::vector<std::uint64_t> all = gather(found);
     std::sort(all.begin(), all.end());
@@ -111,7 +111,7 @@ class CyclicSlice {
       for (std::size_t i = r.begin(); i != r.end(); ++i) {
         const std::uint64_t qr = updates[i] >> 1;
         if (qr < lo_ || qr >= hi_) throw std::logic_error("cyclic slice: an update for rank " + std::to_string(qr) + " outside the slice");
-        if (cyclic_detail::apply_update(cells_[qr - lo_], updates[i] & 1, t)) out.push_back(qr);
+        if (cyclic_detail::apply_update(cells_[qr - lo_], updates[i] & 1, t, 0)) out.push_back(qr);
       }
     });
     return gather(found);
@@ -135,7 +135,7 @@ class CyclicSlice {
   const BoardIndex& index_;
   int m_, k_;
   std::uint64_t lo_, hi_;
-  std::vector<std::uint32_t> cells_;
+  std::vector<cyclic_detail::Cell> cells_;
 };
 
 }  // namespace mancala::tables

@@ -28,11 +28,10 @@ struct BuiltLevel {
 //  * 1 byte a position of level K: build_tables() holds the level it is
 //    building in memory and serves every finished level from its file
 //    (mapped: the page cache's, not the build's own memory);
-//  * for Oware, 5 more bytes a position of level K (4 + 1).  The sweep
-//    of a cyclic level (cyclic_level.hpp) holds one 4-byte cell a position
-//    (value, pending count, best exit) and frontier vectors of 4-byte ranks
-//    beside the level's 1-byte result: frontiers of up to a quarter of the
-//    level at once.
+//  * for Oware, 2 1/8 bytes a position of level K instead: the sweep of a
+//    cyclic level (cyclic_level.hpp) holds one 2-byte cell a position and
+//    frontier lists of at most 1/8 byte a position; its 1-byte values take
+//    the cells' place as they are written (page_buffer.hpp).
 // Nothing else is counted: not the acyclic pass's recursion, the threads'
 // buffers, the mapped files, the program itself.  It is a floor to refuse a
 // hopeless build with, not a bound.  The lower levels' files are read at
