@@ -14,7 +14,9 @@
 // models context, may go below it), the encode and full-decode speeds, and
 // the nanoseconds a probe of N random ranks takes through MappedLevel: spread
 // uniformly over the level (every probe a new block: the worst case) and in
-// a walk of short random steps (probes near each other, as a search's are).
+// a walk of short random steps (probes near each other, as a search's are),
+// and the uniform ones again chained (each waits for the value before: a
+// probe's latency rather than the throughput of overlapping probes).
 // Timings are of this machine at that moment: compare rows of one run.
 #include <unistd.h>
 
@@ -85,6 +87,25 @@ double probe_ns(const tables::MappedLevel& level, const std::vector<std::uint64_
   return seconds_since(t0) * 1e9 / double(ranks.size());
 }
 
+// The same ranks, each probe waiting for the one before (its rank depends
+// on the value found, through a mask that is zero at run time): a probe's
+// latency, as a search that acts on each value before its next probe sees
+// it, where probe_ns() lets the processor overlap independent probes.
+double chained_probe_ns(const tables::MappedLevel& level, const std::vector<std::uint64_t>& ranks, long& sink) {
+  volatile std::uint64_t zero = 0;
+  const std::uint64_t mask = zero;
+  const auto t0 = Clock::now();
+  long sum = 0;
+  std::uint64_t carry = 0;
+  for (const std::uint64_t r : ranks) {
+    const int v = level.value(r ^ carry);
+    carry = std::uint64_t(v) & mask;
+    sum += v;
+  }
+  sink += sum;
+  return seconds_since(t0) * 1e9 / double(ranks.size());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -109,7 +130,7 @@ int main(int argc, char** argv) {
         std::filesystem::temp_directory_path() / ("mancala_table_codec_" + std::to_string(::getpid()));
     std::filesystem::create_directories(scratch);
     std::cout << "ruleset,pits_per_side,level,positions,candidate,codec,zstd_level,block_values,file_bytes,bits_per_position,"
-                 "entropy0_bits,encode_mb_per_s,decode_mb_per_s,uniform_probe_ns,walk_probe_ns\n";
+                 "entropy0_bits,encode_mb_per_s,decode_mb_per_s,uniform_probe_ns,walk_probe_ns,chained_probe_ns\n";
     long sink = 0;
     for (const int k : levels) {
       const tables::MappedLevel source(tables::level_path(dir, k), info.rules, info.pits_per_side, k);
@@ -139,11 +160,12 @@ int main(int argc, char** argv) {
         const double decode = seconds_since(t0);
         if (back != values) throw std::runtime_error("candidate " + c.name + " did not give the values back");
         const double u = probe_ns(level, uniform, sink), w = probe_ns(level, walk, sink);
+        const double chained = chained_probe_ns(level, uniform, sink);
         const double mb = double(values.size()) / 1e6;
-        std::printf("%s,%d,%d,%zu,%s,%s,%d,%llu,%llu,%.4f,%.4f,%.1f,%.1f,%.1f,%.1f\n", info.rules.digest().c_str(), info.pits_per_side,
+        std::printf("%s,%d,%d,%zu,%s,%s,%d,%llu,%llu,%.4f,%.4f,%.1f,%.1f,%.1f,%.1f,%.1f\n", info.rules.digest().c_str(), info.pits_per_side,
                     k, values.size(), c.name.c_str(), tables::codec_name(c.format.codec), c.format.zstd_level,
                     static_cast<unsigned long long>(1ull << c.format.block_log2), static_cast<unsigned long long>(bytes),
-                    8.0 * double(bytes) / double(values.size()), h0, mb / encode, mb / decode, u, w);
+                    8.0 * double(bytes) / double(values.size()), h0, mb / encode, mb / decode, u, w, chained);
         std::fflush(stdout);
         std::filesystem::remove(file);
       }

@@ -57,6 +57,13 @@ tables::LevelFormat zstd_small_blocks() {
   return f;
 }
 
+tables::LevelFormat packed_small_blocks() {
+  tables::LevelFormat f;
+  f.codec = tables::Codec::Packed;
+  f.block_log2 = 10;
+  return f;
+}
+
 void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
 
 const std::vector<Variant>& variants() {
@@ -79,6 +86,11 @@ const std::vector<Variant>& variants() {
       {"oware_3_zstd", {.game = Game::Oware}, {"oware"}, 3, 10, zstd_small_blocks()},
       {"congkak_3_zstd", {.game = Game::Congkak}, {"congkak"}, 3, 11, zstd_small_blocks()},
       {"brainking_3_zstd", {.game = Game::BrainKing}, {"brainking"}, 3, 11, zstd_small_blocks()},
+      // And through packed files (read in place, a value at a time).
+      {"kalah_4_packed", {.game = Game::Kalah}, {"kalah"}, 4, 10, packed_small_blocks()},
+      {"kalah_empty_capture_3_packed", {.game = Game::Kalah, .empty_capture = true}, {"kalah", true}, 3, 11, packed_small_blocks()},
+      {"oware_3_packed", {.game = Game::Oware}, {"oware"}, 3, 10, packed_small_blocks()},
+      {"congkak_3_packed", {.game = Game::Congkak}, {"congkak"}, 3, 11, packed_small_blocks()},
   };
   return v;
 }

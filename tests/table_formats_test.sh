@@ -4,10 +4,10 @@
 # 1. Version 1 files (tests/data/v1_kalah_3_8, written by the toolkit before
 #    version 2) are read by info, verify, probe and solve --tables, with the
 #    values of a fresh build, and a build resumes from them;
-# 2. `mancala convert` rewrites them in version 2, raw or zstd, keeping every
+# 2. `mancala convert` rewrites them in version 2, raw, zstd or packed, keeping every
 #    level's content hash; a raw conversion is byte for byte a fresh build,
 #    and converting back and forth ends where it began;
-# 3. a build with --compression zstd gives the files of a raw build converted
+# 3. a build with --compression zstd or packed gives the files of a raw build converted
 #    (the conversion is the build's last step), for any thread count;
 # 4. bad format options are one-line errors, exit status 2.
 set -uo pipefail
@@ -63,9 +63,14 @@ done
 again=$("$mancala" convert "$work/conv" --compression zstd --block-size 1024 --json --quiet)
 python3 -c 'import json,sys; j=json.loads(sys.argv[1]); sys.exit(any(l["rewritten"] for l in j["levels"]))' "$again" ||
   fail "converting to the format the files are in rewrote some"
+"$mancala" convert "$work/conv" --compression packed --block-size 1024 --quiet >/dev/null || fail "convert zstd to packed"
+[ "$(hashes "$work/conv" | awk '{print $4}' | sort -u)" = packed ] || fail "convert left files unpacked"
+[ "$(content "$work/conv")" = "$(content "$work/fresh")" ] || fail "packed conversion changed a content hash"
+"$mancala" verify "$work/conv" --quiet >/dev/null || fail "verify of converted packed files"
+[ "$(probe_all "$work/conv")" = "$(probe_all "$work/fresh")" ] || fail "probes of packed files differ"
 "$mancala" convert "$work/conv" --compression none --quiet >/dev/null || fail "convert back to raw"
 for f in "$work/fresh"/level_*.mtb; do
-  cmp -s "$f" "$work/conv/$(basename "$f")" || fail "raw -> zstd -> raw changed $(basename "$f")"
+  cmp -s "$f" "$work/conv/$(basename "$f")" || fail "raw -> zstd -> packed -> raw changed $(basename "$f")"
 done
 
 # 3. build --compression zstd = raw build converted, for 1 and 2 threads.
@@ -78,6 +83,12 @@ done
 for f in "$work/r"/level_*.mtb; do
   for t in 1 2; do cmp -s "$f" "$work/z$t/$(basename "$f")" || fail "build --compression zstd --threads $t: $(basename "$f") differs"; done
 done
+# The same for packed, on both threads.
+cp -r "$work/r" "$work/rp"
+"$mancala" convert "$work/rp" --compression packed --quiet >/dev/null || fail "convert oware to packed"
+"$mancala" build --game oware --pits 3 --max-seeds 9 --out "$work/p2" --compression packed --threads 2 --quiet >/dev/null ||
+  fail "build --compression packed"
+for f in "$work/rp"/level_*.mtb; do cmp -s "$f" "$work/p2/$(basename "$f")" || fail "build --compression packed: $(basename "$f") differs"; done
 [ ! -e "$work/z1/.raw-levels" ] || fail "the build left its scratch directory"
 # A compressed build resumed (its lower levels decoded to scratch copies) gives the same files.
 rm "$work/z1/level_009.mtb" "$work/z1/level_008.mtb"

@@ -286,7 +286,7 @@ INSTANTIATE_TEST_SUITE_P(
         HeaderForgery{"LongRuleset", [](Header& h) { h.digest = std::string(300, 'k'); }, "300 bytes"},
         HeaderForgery{"ValueEncoding2", [](Header& h) { h.encoding = 2; }, "value encoding"},
         HeaderForgery{"IndexScheme0", [](Header& h) { h.scheme = 0; }, "index scheme"},
-        HeaderForgery{"Codec2", [](Header& h) { h.codec = 2; }, "codec"},
+        HeaderForgery{"Codec3", [](Header& h) { h.codec = 3; }, "codec"},
         HeaderForgery{"Codec255", [](Header& h) { h.codec = 255; }, "codec"},
         HeaderForgery{"Version3", [](Header& h) { h.version = 3; }, "version"},
         HeaderForgery{"Version1LayoutOfVersion2", [](Header& h) { h.version = 1; }, "header"},
@@ -517,6 +517,44 @@ TEST(CompressedTables, ADamagedBlockNeverYieldsAValue) {
   EXPECT_GE(refused, 1024);
   EXPECT_LT(refused, 3003 - 1024);
   EXPECT_TRUE(mentions(damaged.err, std::to_string(refused) + " of the input lines could not be probed")) << damaged.err;
+}
+
+// Kalah 3 pits to 10 seeds packed in blocks of 1024 values.
+fs::path kalah3p() {
+  return built("kalah3p", {"--game", "kalah", "--pits", "3", "--max-seeds", "10", "--compression", "packed", "--block-size", "1024"});
+}
+
+// A packed file is checked block by block when it is opened (its values are
+// then read in place): a damaged block, in its run table or its data, is
+// named by every reader, and no probe answers from the file.
+TEST(CompressedTables, EachDamagedPackedBlockIsNamedByEveryReader) {
+  const std::string good = bytes_of(level(kalah3p(), 10));
+  ASSERT_EQ(parse(good).codec, 2u) << "the fixture is not packed";
+  ASSERT_EQ(parse(good).index.size(), 3u * 16);
+  for (std::size_t block = 0; block < 3; ++block) {
+    const auto [begin, end] = block_bytes(good, block);
+    for (const std::size_t at : {begin + 1, begin + 3, (begin + end) / 2, end - 1}) {
+      SCOPED_TRACE("block " + std::to_string(block) + " byte " + std::to_string(at - begin));
+      const fs::path dir = copy_of(kalah3p());
+      std::string bad = good;
+      bad[at] = char(bad[at] ^ 0x44);
+      write_bytes(level(dir, 10), bad);
+      expect_bad_tables(dir, "level_010.mtb: block " + std::to_string(block));
+      const std::vector<std::string> named = {"level_010.mtb", "block " + std::to_string(block), "corrupt"};
+      expect_user_error(run_mancala({"info", dir.string()}, 10s), named);
+      // A probe of a 10-seed board opens level 10, and refuses it.
+      expect_user_error(run_mancala({"probe", "--tables", dir.string(), "--position", "2,2,1/2,2,1 0-0 s"}, 10s), named);
+    }
+  }
+}
+
+// Raw values labelled packed, under recomputed checksums: no block decodes
+// as a packed block of its size.
+TEST(CompressedTables, RawValuesLabelledPackedAreRefused) {
+  const fs::path dir = copy_of(kalah3());
+  forge(level(dir, 6), [](Header& h) { h.codec = 2; });
+  expect_bad_tables(dir, "level_006.mtb: block 0");
+  expect_user_error(run_mancala({"info", dir.string()}, 10s), {"level_006.mtb", "block 0"});
 }
 
 // A file that says its raw values are zstd frames, under recomputed

@@ -22,9 +22,9 @@ void add_build_options(po::options_description& desc) {
 void add_format_options(po::options_description& desc) {
   desc.add_options()
       ("compression", po::value<std::string>()->default_value(tables::codec_name(tables::LevelFormat{}.codec)),
-       "how level files store their values: none (read in place) or zstd (blocks coded one by one)")
+       "how level files store their values: none (raw, read in place), packed (a few bits a value, read in place) or zstd (smallest; a probe decodes a block)")
       ("block-size", po::value<long long>()->default_value(65536),
-       "values a block of a level file (a power of two, 1024 to 16777216); a probe decodes one block")
+       "values a block of a level file (a power of two, 1024 to 16777216); a probe of a zstd file decodes one block")
       ("zstd-level", po::value<int>()->default_value(tables::LevelFormat{}.zstd_level),
        "zstd's effort, 1 to 22 (with --compression zstd; the files depend on it)");
 }

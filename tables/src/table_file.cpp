@@ -12,6 +12,8 @@
 #include <xxhash.h>
 #include <zstd.h>
 
+#include "packed_block.hpp"
+
 #include <atomic>
 #include <boost/crc.hpp>
 #include <cerrno>
@@ -198,7 +200,7 @@ ParsedHeader parse_header(const std::uint8_t* data, std::size_t available, std::
     refuse(file, "header says level " + std::to_string(k) + "; tables hold levels 0 to " + std::to_string(kMaxTableSeeds));
   if (scheme != kIndexScheme) refuse(file, "unknown index scheme " + std::to_string(scheme));
   if (encoding != kValueEncoding) refuse(file, "unknown value encoding " + std::to_string(encoding));
-  if (codec != std::uint8_t(Codec::None) && (version == 1 || codec != std::uint8_t(Codec::Zstd)))
+  if (codec != std::uint8_t(Codec::None) && (version == 1 || (codec != std::uint8_t(Codec::Zstd) && codec != std::uint8_t(Codec::Packed))))
     refuse(file, "unknown payload codec " + std::to_string(codec));
   out.header.codec = Codec(codec);
   const std::uint64_t level_size = checked_binomial(k + 2 * m - 1, 2 * m - 1);
@@ -218,10 +220,12 @@ ParsedHeader parse_header(const std::uint8_t* data, std::size_t available, std::
     index_bytes = out.blocks * kIndexEntryBytes;
     if (out.header.codec == Codec::None && out.header.stored_bytes != out.header.entries)
       refuse(file, "payload size does not match the entry count");
-    // A compressed payload is never more than zstd's bound of the values
-    // (the sum in 128 bits: forged counts near 2^64 must not wrap).
+    // A compressed payload is never more than the codecs' bounds of the
+    // values (zstd's: 1/128 more and a frame header a block; packed: 1/16
+    // more and a run's padding a block), the sum in 128 bits: forged counts
+    // near 2^64 must not wrap.
     __extension__ typedef unsigned __int128 u128;
-    if (u128(out.header.stored_bytes) > u128(out.header.entries) + out.header.entries / 128 + u128(out.blocks) * 1024)
+    if (u128(out.header.stored_bytes) > u128(out.header.entries) + out.header.entries / 16 + u128(out.blocks) * 1024)
       refuse(file, "payload size " + std::to_string(out.header.stored_bytes) + " is impossible for " +
                        std::to_string(out.header.entries) + " values");
   }
@@ -319,12 +323,20 @@ std::vector<std::uint8_t> index_bytes(const std::vector<std::uint64_t>& index) {
 
 }  // namespace
 
-const char* codec_name(Codec codec) { return codec == Codec::Zstd ? "zstd" : "none"; }
+const char* codec_name(Codec codec) {
+  switch (codec) {
+    case Codec::Zstd: return "zstd";
+    case Codec::Packed: return "packed";
+    case Codec::None: break;
+  }
+  return "none";
+}
 
 Codec parse_codec(const std::string& name) {
   if (name == "none") return Codec::None;
   if (name == "zstd") return Codec::Zstd;
-  throw InputError("unknown compression '" + name + "' (none, zstd)");
+  if (name == "packed") return Codec::Packed;
+  throw InputError("unknown compression '" + name + "' (none, zstd, packed)");
 }
 
 LevelFileWriter::LevelFileWriter(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
@@ -389,6 +401,8 @@ void LevelFileWriter::write_blocks(const std::int8_t* values, std::size_t n) {
         const std::size_t got = ZSTD_compress(out.data(), out.size(), v, len, format_.zstd_level);
         if (ZSTD_isError(got)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(got));
         out.resize(got);
+      } else if (format_.codec == Codec::Packed) {
+        coded[b] = packed::encode(v, len);
       }
     }
   });
@@ -650,6 +664,32 @@ MappedLevel::MappedLevel(const std::filesystem::path& file, const Ruleset& rules
         });
         if (bad != ~std::uint64_t(0))
           refuse(file, "block " + std::to_string(bad.load()) + " checksum mismatch (corrupt data)");
+      } else if (header_.codec == Codec::Packed) {
+        // Every block decoded and checked now, as raw blocks are: a value is
+        // then read in place (packed_block.hpp) without a check of its own.
+        std::atomic<std::uint64_t> bad{~std::uint64_t(0)};
+        std::atomic<bool> undecodable{false};
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, parsed.blocks, 4), [&](const tbb::blocked_range<std::uint64_t>& r) {
+          std::vector<std::int8_t> values(std::size_t(1) << header_.block_log2);
+          for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
+            const std::uint64_t len = std::min(block, header_.entries - b * block);
+            const std::uint64_t begin = b == 0 ? 0 : read_le64(index_ + (b - 1) * kIndexEntryBytes);
+            const std::uint64_t end = read_le64(index_ + b * kIndexEntryBytes);
+            const bool decodes = packed::decode(payload_ + begin, end - begin, len, values.data());
+            if (!decodes || XXH3_64bits(values.data(), len) != read_le64(index_ + b * kIndexEntryBytes + 8)) {
+              std::uint64_t seen = bad.load();
+              while (b < seen && !bad.compare_exchange_weak(seen, b)) {
+              }
+              if (!decodes) undecodable = true;
+            }
+          }
+        });
+        if (bad != ~std::uint64_t(0)) {
+          const std::uint64_t b = bad.load();
+          refuse(file, "block " + std::to_string(b) + " (ranks " + std::to_string(b * block) + " to " +
+                           std::to_string(std::min(header_.entries, (b + 1) * block) - 1) + ") " +
+                           (undecodable ? "does not decode" : "checksum mismatch") + " (corrupt data)");
+        }
       } else {
         cache_ = std::make_unique<Block[]>(kCacheSlots);
       }
@@ -682,6 +722,8 @@ void MappedLevel::decode_block(std::uint64_t b, std::int8_t* out, void* context)
   };
   if (header_.codec == Codec::None) {
     std::memcpy(out, payload_ + begin, len);
+  } else if (header_.codec == Codec::Packed) {
+    if (!packed::decode(payload_ + begin, end - begin, len, out)) corrupt("does not decode");
   } else {
     auto* decoder = static_cast<ZSTD_DCtx*>(context);
     const std::size_t got = ZSTD_decompressDCtx(decoder, out, len, payload_ + begin, end - begin);
@@ -693,6 +735,11 @@ void MappedLevel::decode_block(std::uint64_t b, std::int8_t* out, void* context)
 
 int MappedLevel::cached_value(std::uint64_t rank) const {
   const std::uint64_t b = rank >> header_.block_log2;
+  if (header_.codec == Codec::Packed) {  // read in place: every block was checked at open
+    const std::uint64_t block = std::uint64_t(1) << header_.block_log2;
+    const std::uint64_t begin = b == 0 ? 0 : read_le64(index_ + (b - 1) * kIndexEntryBytes);
+    return packed::value(payload_ + begin, std::size_t(std::min(block, header_.entries - b * block)), std::size_t(rank & (block - 1)));
+  }
   Block& slot = cache_[b % kCacheSlots];
   const std::lock_guard<std::mutex> hold(slot.lock);
   if (slot.block != b) {

@@ -17,7 +17,8 @@
 //   30+L    1     value encoding (1: int8 board value, mover-relative, stores
 //                 excluded)
 //   31+L    8     entry count S (= C(k+2m-1, 2m-1))
-//   39+L    1     payload codec (0: none, the values as they are; 1: zstd)
+//   39+L    1     payload codec (0: none, the values as they are; 1: zstd;
+//                 2: packed, tables/src/packed_block.hpp)
 //   40+L    1     log2 of the block size b: the values are stored in blocks
 //                 of 2^b consecutive ranks (the last one shorter), each coded
 //                 on its own; 10 <= b <= 24
@@ -36,9 +37,11 @@
 // Codec "none" stores the values themselves, so the payload is the level's
 // values in rank order and is read in place from the mapping; "zstd" stores
 // each block as one zstd frame, and a reader decodes the blocks it needs (a
-// probe one block, through a cache).  A block's XXH3 is checked whenever it
-// is decoded, and for codec "none" every block's at open (as version 1
-// hashed its payload at open).  XXH3, not FNV-1a, for the blocks: it is
+// probe one block, through a cache); "packed" stores each block as runs of
+// 64 values in a few bits each, read in place one value at a time (a probe
+// is two memory reads, not a block's decoding).  A block's XXH3 is checked
+// whenever it is decoded, and for codecs "none" and "packed" every block's
+// at open (as version 1 hashed its payload at open).  XXH3, not FNV-1a, for the blocks: it is
 // about 15 times as fast (10 GB/s against 0.7 GB/s, bench/checksum_bench.cpp); FNV-1a stays as the
 // content hash that published checksums and the pinned tests name.
 //
@@ -88,7 +91,9 @@
 //
 // Version history:
 //   1  first format: one raw payload, one FNV-1a hash.
-//   2  blocks with an index and a hash each; codecs none and zstd.
+//   2  blocks with an index and a hash each; codecs none and zstd, then
+//      packed (codec 2, added without a version change: a reader that
+//      does not know it refuses the file as an unknown codec).
 #pragma once
 
 #include <cstdint>
@@ -106,8 +111,8 @@ namespace mancala::tables {
 inline constexpr std::uint32_t kTableFormatVersion = 2;  // written; 1 and 2 are read
 
 // How a level's values are stored (format version 2).
-enum class Codec : std::uint8_t { None = 0, Zstd = 1 };
-// "none", "zstd".
+enum class Codec : std::uint8_t { None = 0, Zstd = 1, Packed = 2 };
+// "none", "zstd", "packed".
 const char* codec_name(Codec codec);
 // Throws InputError naming the choices for anything else.
 Codec parse_codec(const std::string& name);
@@ -213,8 +218,8 @@ class MappedLevel {
   const std::int8_t* values() const { return values_; }
   std::uint64_t size() const { return header_.entries; }
 
-  // The value of `rank` (< size()); a compressed block is decoded, checked
-  // and kept in a small cache.  Throws TableError when the block is corrupt.
+  // The value of `rank` (< size()); a packed one is read in place, a zstd
+  // block decoded, checked and kept in a small cache.  Throws TableError when the block is corrupt.
   int value(std::uint64_t rank) const {
     if (values_) return values_[rank];
     return cached_value(rank);
