@@ -17,5 +17,6 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 "$bin" "$@" >"$tmp"
 [ -s "$out" ] || echo "$(head -1 "$tmp"),command,commit" >"$out"
-tail -n +2 "$tmp" | sed "s|\$|,table_codec DIR ${*:2},$commit|" >>"$out"
+# The command is quoted: a candidate list holds commas.
+tail -n +2 "$tmp" | sed "s|\$|,\"table_codec DIR ${*:2}\",$commit|" >>"$out"
 echo "bench_codecs.sh: $(($(wc -l <"$tmp") - 1)) rows appended to $out" >&2

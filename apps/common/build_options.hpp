@@ -52,6 +52,6 @@ inline constexpr int kTestStopStatus = 75;
 tables::BuildTestHooks test_stop_hooks(const BuildOptions& opt, const std::string& who);
 
 inline const char* kBuildSynopsis =
-    "--pits m --max-seeds K --out DIR [--game G] [ruleset options] [--compression none|zstd] [--threads T] [--quiet] [--json]";
+    "--pits m --max-seeds K --out DIR [--game G] [ruleset options] [--compression none|packed|zstd] [--threads T] [--quiet] [--json]";
 
 }  // namespace mancala::cli

@@ -251,7 +251,7 @@ int cmd_convert(const Args& args) {
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
-  if (!parse_args("mancala convert", "DIR [--compression none|zstd] [--block-size N] [--zstd-level L] [--threads T] [--quiet] [--json]",
+  if (!parse_args("mancala convert", "DIR [--compression none|packed|zstd] [--block-size N] [--zstd-level L] [--threads T] [--quiet] [--json]",
                   desc, args, vm, &pos))
     return 0;
   const std::string dir = vm["dir"].as<std::string>();
