@@ -251,9 +251,10 @@ inline bool apply_update(Cell& raw, bool child_wins, int t, Cell mark) {
 inline std::int8_t final_value(Cell c) { return std::int8_t(is_decided(c) ? cell_value(c) : 0); }
 
 // The positions decided in one round, which the next round expands.  Their
-// ranks are listed while they are few; past `limit` (1/128 of the level,
-// so that the lists stay within 1/8 byte a position even as vectors double)
-// the lists are dropped and the next round finds its positions by their
+// ranks are listed while they are few; past `limit` (1/256 of the level:
+// 8-byte ranks in vectors that may double, and two frontiers alive at once,
+// the one expanded and the one it fills, keep the lists within 1/8 byte a
+// position) the lists are dropped and the next round finds its positions by their
 // marks in the cells instead, a scan of the level that costs less than
 // expanding that many positions.  Either way the next frontier is exactly
 // the positions decided in this round, so the rounds, and the values, do
@@ -263,7 +264,7 @@ class Frontier {
   // list_limit: 0 for the automatic limit; tests set 1 to find every
   // frontier by its marks.
   explicit Frontier(std::uint64_t level_size, std::uint64_t list_limit = 0)
-      : limit_(list_limit ? list_limit : std::max<std::uint64_t>(level_size / 128, 1u << 16)) {}
+      : limit_(list_limit ? list_limit : std::max<std::uint64_t>(level_size / 256, 1u << 16)) {}
 
   // One thread's additions, flushed to the count every batch.
   class Adder {
