@@ -7,8 +7,18 @@ the larger seed counts of the same ruleset and width are recorded as
 'skipped' (they are harder still).
 
   scripts/values.py [--timeout S] [--threads T] [--tt-mb MB] [--only RULESET] [--out FILE]
+                    [--max-table-positions N]
+
+An Oware start position is out of the search's reach (its lines of play run
+past the 2000-ply guard), so `mancala solve` builds its full tables (every
+level up to its seeds) when they fit half of the machine's memory.  A board
+whose full tables hold more than --max-table-positions positions (default
+2e9: about half an hour on two cores) is not run; its row says what the
+tables would need (positions, and memory as the solver counts it: a byte a
+position of the levels below the top, 2 1/8 of the top level).
 """
 import argparse
+import math
 import csv
 import json
 import os
@@ -37,6 +47,16 @@ def commit():
         return "unknown"
 
 
+def oware_full_tables(m, n):
+    """Positions and bytes of the full tables of an Oware m x n start: levels
+    0..2mn over 2m pits (C(S + 2m, 2m) boards in all), 1 byte a board below
+    the top level and 2 1/8 bytes a board of the top (cyclic_level.hpp)."""
+    pits, seeds = 2 * m, 2 * m * n
+    total = math.comb(seeds + pits, pits)
+    top = math.comb(seeds + pits - 1, pits - 1)
+    return total, (total - top) + 2 * top + top // 8
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--timeout", type=float, default=60)
@@ -45,6 +65,7 @@ def main():
     ap.add_argument("--only", help="one ruleset digest of the grid")
     ap.add_argument("--binary", default=os.path.join(ROOT, "build", "bin", "mancala"))
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "values.csv"))
+    ap.add_argument("--max-table-positions", type=float, default=2e9)
     args = ap.parse_args()
     sha = commit()
     rows = []
@@ -64,6 +85,14 @@ def main():
                     row["status"] = "skipped"
                     rows.append(row)
                     continue
+                if digest == "oware":
+                    positions, memory = oware_full_tables(m, n)
+                    if positions > args.max_table_positions:
+                        row["status"] = (f"not run: needs full tables of {positions} positions (levels 0..{2 * m * n} "
+                                         f"over {2 * m} pits), {memory / 1e9:.1f} GB of memory")
+                        rows.append(row)
+                        print(f"{digest} {m}x{n}: {row['status']}", file=sys.stderr)
+                        continue
                 try:
                     out = subprocess.run([args.binary, *cmd[1:]], capture_output=True, text=True, timeout=args.timeout)
                 except subprocess.TimeoutExpired:
@@ -81,10 +110,15 @@ def main():
                 row["status"] = "solved"
                 rows.append(row)
                 print(f"{digest} {m}x{n}: {r['value']} ({r['nodes']} nodes, {r['seconds']:.2f} s)", file=sys.stderr)
-    # Keep the rows of rulesets not run this time.
+    # Keep the rows of rulesets not run this time, and the new rows where
+    # the old ones of their ruleset were.
     if args.only and os.path.exists(args.out):
         with open(args.out, newline="") as f:
-            rows = [r for r in csv.DictReader(f) if r["ruleset"] != args.only] + rows
+            old = list(csv.DictReader(f))
+        at = next((i for i, r in enumerate(old) if r["ruleset"] == args.only), len(old))
+        kept = [r for r in old if r["ruleset"] != args.only]
+        at = sum(1 for r in old[:at] if r["ruleset"] != args.only)
+        rows = kept[:at] + rows + kept[at:]
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)

@@ -122,10 +122,63 @@ TEST_F(PackedForgery, AValueAboveInt8IsRefused) {
   for (int i = 0; i < 4; ++i) b[std::size_t(i)] = std::uint8_t(e >> (8 * i));
   std::vector<std::int8_t> got(n);
   EXPECT_FALSE(packed::decode(b.data(), b.size(), n, got.data()));
-  // The same with offsets of 0 decodes to 127 everywhere.
-  std::fill(b.begin() + 4, b.end(), 0);
-  ASSERT_TRUE(packed::decode(b.data(), b.size(), n, got.data()));
-  EXPECT_EQ(got, std::vector<std::int8_t>(n, 127));
+  // A run of 127s is coded as no width from base 127, and decodes.
+  const std::vector<std::int8_t> top(n, 127);
+  const std::vector<std::uint8_t> coded127 = packed::encode(top.data(), n);
+  ASSERT_EQ(coded127.size(), 4u);
+  ASSERT_TRUE(packed::decode(coded127.data(), coded127.size(), n, got.data()));
+  EXPECT_EQ(got, top);
+}
+
+// Bytes that decode to the coded values but are not the encoder's (a lower
+// base, a wider run, an unhalved run of even offsets, a set padding bit, a
+// halving flag on a run of no width) would let a changed byte pass the
+// block's hash, which is of the values: they are refused.
+TEST(PackedBlock, OnlyTheEncodersBytesDecode) {
+  auto run_of = [](std::uint32_t e, const std::vector<std::uint8_t>& bits) {
+    std::vector<std::uint8_t> b(4 + bits.size(), 0);
+    for (int i = 0; i < 4; ++i) b[std::size_t(i)] = std::uint8_t(e >> (8 * i));
+    for (std::size_t i = 0; i < bits.size(); ++i) b[4 + i] = bits[i];
+    return b;
+  };
+  const std::size_t n = 100;  // one run, shorter than kRun: 156 values of padding
+  std::vector<std::int8_t> got(n);
+  auto decodes = [&](const std::vector<std::uint8_t>& b) { return packed::decode(b.data(), b.size(), n, got.data()); };
+  const auto entry = [](unsigned end, int base, bool halved) {
+    return std::uint32_t(end) | std::uint32_t(std::uint8_t(std::int8_t(base))) << 22 | std::uint32_t(halved) << 30;
+  };
+  // Values 5 and 6 alternating: width 1 from base 5.
+  std::vector<std::uint8_t> bits(packed::kUnitBytes, 0);
+  for (std::size_t i = 1; i < n; i += 2) bits[i / 8] |= std::uint8_t(1u << (i % 8));
+  ASSERT_TRUE(decodes(run_of(entry(1, 5, false), bits)));
+  std::vector<std::int8_t> want(n);
+  for (std::size_t i = 0; i < n; ++i) want[i] = std::int8_t(5 + int(i % 2));
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(packed::encode(want.data(), n), run_of(entry(1, 5, false), bits));
+  // A padding bit set.
+  std::vector<std::uint8_t> padded = bits;
+  padded[n / 8 + 1] |= 0x10;
+  EXPECT_FALSE(decodes(run_of(entry(1, 5, false), padded)));
+  // The same values from base 4 in 2 bits (offsets 1 and 2).
+  std::vector<std::uint8_t> wide(2 * packed::kUnitBytes, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned x = 1 + unsigned(i % 2);
+    wide[(2 * i) / 8] |= std::uint8_t(x << ((2 * i) % 8));
+  }
+  EXPECT_FALSE(decodes(run_of(entry(2, 4, false), wide)));
+  // The same values from base 5 in 2 bits (offsets 0 and 1: wider than needed).
+  std::vector<std::uint8_t> loose(2 * packed::kUnitBytes, 0);
+  for (std::size_t i = 1; i < n; i += 2) loose[(2 * i) / 8] |= std::uint8_t(1u << ((2 * i) % 8));
+  EXPECT_FALSE(decodes(run_of(entry(2, 5, false), loose)));
+  // Values 5 and 7 stored unhalved (offsets 0 and 2 in 2 bits), where the
+  // encoder halves them (offsets 0 and 1 in 1 bit).
+  std::vector<std::uint8_t> even(2 * packed::kUnitBytes, 0);
+  for (std::size_t i = 1; i < n; i += 2) even[(2 * i) / 8] |= std::uint8_t(2u << ((2 * i) % 8));
+  EXPECT_FALSE(decodes(run_of(entry(2, 5, false), even)));
+  EXPECT_TRUE(decodes(run_of(entry(1, 5, true), bits)));
+  // A run of equal values with the halving flag.
+  EXPECT_TRUE(decodes(run_of(entry(0, 5, false), {})));
+  EXPECT_FALSE(decodes(run_of(entry(0, 5, true), {})));
 }
 
 }  // namespace

@@ -52,14 +52,39 @@ bool decode(const std::uint8_t* data, std::size_t bytes, std::size_t n, std::int
     begin = end;
   }
   if (bytes != 4 * runs + kUnitBytes * std::size_t(begin)) return false;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t e = read_entry(data + 4 * (i / kRun));
-    const int base = int(std::int8_t(std::uint8_t(e >> 22)));
-    const int v = value(data, n, i);
-    // The offset is below 2^w, so only base + offset can leave int8 (the
-    // halved offset of width 8 reaches 510).
-    if (v > 127 || v < base) return false;
-    out[i] = std::int8_t(v);
+  // Only the encoder's own bytes are accepted, so that no change of a byte
+  // leaves the values (and so the block's hash) as they were: each run's
+  // base is its minimum, its width the least that holds its range, its
+  // halving flag set exactly when every offset is even and the width is not
+  // 0, and the bits past its last value zero.
+  begin = 0;
+  const std::uint8_t* words = data + 4 * runs;
+  for (std::size_t r = 0; r < runs; ++r) {
+    const std::uint32_t e = read_entry(data + 4 * r);
+    const std::uint32_t end = e & 0x3fffff;
+    const unsigned w = end - begin;
+    const bool halved = (e >> 30) & 1;
+    const std::size_t first = r * kRun, last = std::min(n, first + kRun);
+    unsigned lo = ~0u, hi = 0;
+    bool all_even = true;
+    for (std::size_t i = first; i < last; ++i) {
+      const int v = value(data, n, i);
+      const int base = int(std::int8_t(std::uint8_t(e >> 22)));
+      // The offset is below 2^w, so only base + offset can leave int8 (the
+      // halved offset of width 8 reaches 510).
+      if (v > 127) return false;
+      const unsigned stored = unsigned(v - base) >> (halved ? 1 : 0);
+      lo = std::min(lo, stored), hi = std::max(hi, stored);
+      all_even = all_even && (stored & 1) == 0;
+      out[i] = std::int8_t(v);
+    }
+    if (lo != 0) return false;                                   // the base is the minimum
+    if (w == 0 ? halved : (hi >> (w - 1)) == 0) return false;    // the least width
+    if (!halved && w > 0 && all_even) return false;              // halved when it could be
+    const std::uint8_t* run = words + kUnitBytes * std::size_t(begin);
+    for (std::size_t bit = (last - first) * w; bit < kRun * w; ++bit)  // the padding
+      if ((run[bit / 8] >> (bit % 8)) & 1) return false;
+    begin = end;
   }
   return true;
 }
