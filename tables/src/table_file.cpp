@@ -667,28 +667,23 @@ MappedLevel::MappedLevel(const std::filesystem::path& file, const Ruleset& rules
       } else if (header_.codec == Codec::Packed) {
         // Every block decoded and checked now, as raw blocks are: a value is
         // then read in place (packed_block.hpp) without a check of its own.
+        // The first bad block is named (decoded again, for its error).
         std::atomic<std::uint64_t> bad{~std::uint64_t(0)};
-        std::atomic<bool> undecodable{false};
         tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, parsed.blocks, 4), [&](const tbb::blocked_range<std::uint64_t>& r) {
-          std::vector<std::int8_t> values(std::size_t(1) << header_.block_log2);
+          std::vector<std::int8_t> values(block);
           for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
-            const std::uint64_t len = std::min(block, header_.entries - b * block);
-            const std::uint64_t begin = b == 0 ? 0 : read_le64(index_ + (b - 1) * kIndexEntryBytes);
-            const std::uint64_t end = read_le64(index_ + b * kIndexEntryBytes);
-            const bool decodes = packed::decode(payload_ + begin, end - begin, len, values.data());
-            if (!decodes || XXH3_64bits(values.data(), len) != read_le64(index_ + b * kIndexEntryBytes + 8)) {
+            try {
+              decode_block(b, values.data(), nullptr);
+            } catch (const TableError&) {
               std::uint64_t seen = bad.load();
               while (b < seen && !bad.compare_exchange_weak(seen, b)) {
               }
-              if (!decodes) undecodable = true;
             }
           }
         });
         if (bad != ~std::uint64_t(0)) {
-          const std::uint64_t b = bad.load();
-          refuse(file, "block " + std::to_string(b) + " (ranks " + std::to_string(b * block) + " to " +
-                           std::to_string(std::min(header_.entries, (b + 1) * block) - 1) + ") " +
-                           (undecodable ? "does not decode" : "checksum mismatch") + " (corrupt data)");
+          std::vector<std::int8_t> values(block);
+          decode_block(bad.load(), values.data(), nullptr);
         }
       } else {
         cache_ = std::make_unique<Block[]>(kCacheSlots);
