@@ -65,11 +65,11 @@ bool decode(const std::uint8_t* data, std::size_t bytes, std::size_t n, std::int
     const unsigned w = end - begin;
     const bool halved = (e >> 30) & 1;
     const std::size_t first = r * kRun, last = std::min(n, first + kRun);
+    const int base = int(std::int8_t(std::uint8_t(e >> 22)));
     unsigned lo = ~0u, hi = 0;
     bool all_even = true;
     for (std::size_t i = first; i < last; ++i) {
       const int v = value(data, n, i);
-      const int base = int(std::int8_t(std::uint8_t(e >> 22)));
       // The offset is below 2^w, so only base + offset can leave int8 (the
       // halved offset of width 8 reaches 510).
       if (v > 127) return false;
