@@ -167,4 +167,9 @@ expect "is not a readable file" verify "$work/fresh" --checksums "$work/nowhere.
 mkfifo "$work/fifo.txt"
 expect "is not a readable file" verify "$work/fresh" --checksums "$work/fifo.txt"
 expect "leave out --json" info "$work/fresh" --checksums --json
+expect "--from-level 9 is not a level of" verify "$work/fresh" --from-level 9
+expect "--from-level -1 is not a level of" verify "$work/fresh" --from-level -1
+expect "from-level" verify "$work/fresh" --from-level x
+out=$("$mancala" verify "$work/fresh" --from-level 8 --checksums "$work/list.txt" --quiet) || fail "verify --from-level 8: $out"
+grep -q "values re-derived from level 8 up; levels 0..7 by their block and content hashes" <<<"$out" || fail "--from-level 8: $out"
 echo "1 passed, 0 failed"

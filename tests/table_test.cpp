@@ -180,6 +180,16 @@ TEST(TableVerify, AcceptsABuildAndFindsAWrongValueWithAValidChecksum) {
   values[values.size() / 2] = std::int8_t(values[values.size() / 2] + 2);
   tables::write_level(dir.path(), kKalah, 3, 5, values);
   expect_refused([&] { tables::verify_tables(dir.path()); }, "level_005.mtb: level 5 position");
+  // From level 6 up the wrong value is taken on trust (its file is sound);
+  // from 5 it is found again.
+  EXPECT_TRUE(tables::check_tables(dir.path(), {}, 6).problems.empty());
+  EXPECT_EQ(tables::check_tables(dir.path(), {}, 5).problems.size(), 1u);
+  // A damaged byte below the first re-derived level is still found (every
+  // file is read and hashed), and nothing above it is re-derived on top of it.
+  overwrite_byte(tables::level_path(dir.path(), 2), bytes_of(tables::level_path(dir.path(), 2)).size() - 1, 9);
+  const tables::TableCheck damaged = tables::check_tables(dir.path(), {}, 7);
+  ASSERT_EQ(damaged.problems.size(), 1u);
+  EXPECT_NE(damaged.problems[0].find("level_002.mtb"), std::string::npos) << damaged.problems[0];
 }
 
 TEST(TableSummary, CountsEveryPositionOnce) {

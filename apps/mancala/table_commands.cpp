@@ -182,12 +182,17 @@ int cmd_verify(const Args& args) {
   po::options_description desc("verify: re-read every table file and re-derive every value from its successors");
   desc.add_options()("dir", po::value<std::string>()->required(), "table directory")("quiet", po::bool_switch(), "no progress line")(
       "checksums", po::value<std::string>(),
-      "also compare every level's content hash with this list (mancala info DIR --checksums writes one)");
+      "also compare every level's content hash with this list (mancala info DIR --checksums writes one)")(
+      "from-level", po::value<int>()->default_value(0),
+      "re-derive the values of this level and up only; the files below are still read in full and every block and "
+      "content hash checked (for a build that went on from verified levels; with --checksums, tied to a list)");
   add_threads_option(desc, "TBB threads");
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
-  if (!parse_args("mancala verify", "DIR [--checksums FILE] [--threads T] [--quiet] [--json]", desc, args, vm, &pos)) return 0;
+  if (!parse_args("mancala verify", "DIR [--checksums FILE] [--from-level K] [--threads T] [--quiet] [--json]", desc, args,
+                  vm, &pos))
+    return 0;
   const std::string dir = vm["dir"].as<std::string>();
   std::optional<tables::ChecksumList> checksums;  // a bad list is misuse: exit status 2, before any work
   if (vm.count("checksums")) checksums = tables::read_checksums(vm["checksums"].as<std::string>());
@@ -200,6 +205,10 @@ int cmd_verify(const Args& args) {
     top = tables::scan_level_files(dir).top;
   } catch (const tables::TableError&) {  // check_tables reports it
   }
+  const int from_level = vm["from-level"].as<int>();
+  if (from_level < 0 || (top >= 0 && from_level > top))
+    throw InputError("--from-level " + std::to_string(from_level) + " is not a level of " + dir + " (levels 0.." +
+                     std::to_string(top) + ")");
   std::atomic<int> level{0};
   const auto t0 = std::chrono::steady_clock::now();
   tables::TableCheck check;
@@ -207,7 +216,7 @@ int cmd_verify(const Args& args) {
     ProgressLine progress(ProgressLine::wanted(vm["quiet"].as<bool>()), [&](double t) {
       return "verify: level " + std::to_string(level.load()) + " of " + std::to_string(top) + ", " + seconds_text(t);
     });
-    check = tables::check_tables(dir, [&](int k) { level = k; });
+    check = tables::check_tables(dir, [&](int k) { level = k; }, from_level);
   }
   int compared = 0;
   if (checksums && check.problems.empty()) {
@@ -231,13 +240,17 @@ int cmd_verify(const Args& args) {
   const tables::DirectoryInfo& info = *check.info;
   if (vm["json"].as<bool>()) {
     nlohmann::json j{{"ok", true}, {"ruleset", info.rules.digest()}, {"pits_per_side", info.pits_per_side},
-                     {"max_seeds", info.max_seeds}, {"seconds", seconds}};
+                     {"max_seeds", info.max_seeds}, {"first_derived_level", from_level}, {"seconds", seconds}};
     if (checksums) j["checksums_compared"] = compared;
     print_json(j);
     return 0;
   }
   std::cout << "ok: " << info.rules.digest() << ", " << info.pits_per_side << " pits, levels 0.." << info.max_seeds
-            << " verified in " << seconds_text(seconds);
+            << " verified";
+  if (from_level > 0)
+    std::cout << " (values re-derived from level " << from_level << " up; levels 0.." << from_level - 1
+              << " by their block and content hashes)";
+  std::cout << " in " << seconds_text(seconds);
   if (checksums) std::cout << "; " << compared << " levels match the checksum list";
   std::cout << "\n";
   return 0;

@@ -102,7 +102,7 @@ std::string verify_level(const std::filesystem::path& dir, const DirectoryInfo& 
 
 }  // namespace
 
-TableCheck check_tables(const std::filesystem::path& dir, const std::function<void(int)>& progress) {
+TableCheck check_tables(const std::filesystem::path& dir, const std::function<void(int)>& progress, int first_derived) {
   TableCheck out;
   LevelFiles files;
   try {
@@ -148,7 +148,7 @@ TableCheck check_tables(const std::filesystem::path& dir, const std::function<vo
         out.problems.push_back(e.what());
         sound = false;
       }
-      if (!sound) continue;
+      if (!sound || k < first_derived) continue;
       // Indexed up to level k only once the files of 0..k are sound: a count
       // of files alone (forged headers) could ask for an index that does not
       // fit in 64 bits, whereas sound files bound it by their own sizes.

@@ -45,11 +45,19 @@ DirectoryInfo describe_directory(const std::filesystem::path& dir);
 // not follow.  `info` is level 0's header, when it could be read.  It
 // throws InputError only when dir itself is not a directory that can be
 // examined (the command was misused, not the tables bad).
+//
+// first_derived > 0 re-derives only the levels from first_derived up: the
+// files below are still read in full and every block and content hash
+// checked (so a corrupt byte anywhere is still found), but their values are
+// taken on trust.  That is for a build that went on from levels already
+// verified, or tied to a published checksum list (compare_checksums()): the
+// re-derivation is the costly part, about half of a build's time.
 struct TableCheck {
   std::vector<std::string> problems;  // empty: the tables are sound
   std::optional<DirectoryInfo> info;
 };
-TableCheck check_tables(const std::filesystem::path& dir, const std::function<void(int)>& progress = {});
+TableCheck check_tables(const std::filesystem::path& dir, const std::function<void(int)>& progress = {},
+                        int first_derived = 0);
 // The same, throwing TableError with the first problem.
 void verify_tables(const std::filesystem::path& dir, const std::function<void(int)>& progress = {});
 
