@@ -30,14 +30,14 @@ void expect_acyclic_split_matches(int m, int max_seeds, int parts) {
   for (int k = 0; k <= max_seeds; ++k) {
     const PhiBuckets buckets(index, m, k);
     std::vector<std::int8_t> level(index.level_size(k), kUnknownValue);
-    std::set<std::uint32_t> seen;
+    std::set<std::uint64_t> seen;
     for (int phi = buckets.max_phi(); phi >= 0; --phi) {
-      const auto bucket = buckets.bucket(phi);
+      const std::vector<std::uint64_t> bucket = buckets.bucket(phi);
       std::vector<std::int8_t> gathered(bucket.size());
       for (int part = 0; part < parts; ++part) {  // each part its share
         const std::uint64_t lo = slice_begin(bucket.size(), parts, part), hi = slice_begin(bucket.size(), parts, part + 1);
         solve_acyclic_positions<R>(index, m, k, [&](int s) { return levels[std::size_t(s)].data(); }, level.data(),
-                                   bucket.subspan(lo, hi - lo), gathered.data() + lo);
+                                   std::span<const std::uint64_t>(bucket).subspan(lo, hi - lo), gathered.data() + lo);
       }
       for (std::size_t i = 0; i < bucket.size(); ++i) {  // the all-gather
         EXPECT_TRUE(seen.insert(bucket[i]).second) << "rank " << bucket[i] << " in two buckets";
@@ -72,8 +72,75 @@ TEST(LevelSlices, SuccessorNotYetKnownIsAnError) {
   ASSERT_FALSE(buckets.bucket(6).empty());
   std::vector<std::int8_t> out(buckets.bucket(6).size());
   EXPECT_THROW(solve_acyclic_positions<KalahRules<false>>(index, 3, 6, [&](int s) { return lower[std::size_t(s)].data(); },
-                                                           level.data(), buckets.bucket(6), out.data()),
+                                                           level.data(), std::span<const std::uint64_t>(buckets.bucket(6)), out.data()),
                std::logic_error);
+}
+
+// The 8-byte layout (a slice of 2^32 positions or more) forced on small
+// slices: the same buckets as the 4-byte one, rank for rank, read whole or
+// in pieces.
+TEST(LevelSlices, WideAndNarrowPhiOrdersAgree) {
+  const BoardIndex index(10, 9);
+  for (int k : {0, 1, 7, 9}) {
+    const std::uint64_t size = index.level_size(k);
+    for (auto [first, last] : {std::pair<std::uint64_t, std::uint64_t>{0, size}, {size / 3, size - size / 5}}) {
+      const PhiBuckets narrow(index, 5, k, first, last), wide(index, 5, k, first, last, 0);
+      EXPECT_EQ(narrow.bytes_per_position(), 4);
+      if (last > first) {
+        EXPECT_EQ(wide.bytes_per_position(), 8);
+      }
+      std::uint64_t total = 0;
+      for (int phi = 0; phi <= narrow.max_phi(); ++phi) {
+        ASSERT_EQ(narrow.bucket(phi), wide.bucket(phi)) << "level " << k << " phi " << phi;
+        total += narrow.bucket_size(phi);
+        std::vector<std::uint64_t> piece;
+        if (wide.bucket_size(phi) >= 3) {
+          wide.ranks(phi, 1, 2, piece);
+          const std::vector<std::uint64_t> whole = narrow.bucket(phi);
+          EXPECT_EQ(piece, std::vector<std::uint64_t>(whole.begin() + 1, whole.begin() + 3));
+        }
+        for (std::uint64_t r : narrow.bucket(phi)) EXPECT_TRUE(first <= r && r < last);
+      }
+      EXPECT_EQ(total, last - first);
+      std::vector<std::uint64_t> piece;
+      EXPECT_THROW(narrow.ranks(0, 0, narrow.bucket_size(0) + 1, piece), std::logic_error);
+    }
+  }
+}
+
+// Slices of levels of 2^32 positions and more (a 6-pit level of 32 seeds
+// and up: 5,752,004,349 at 32, 4,280,561,376 at 31), without building
+// them: the bounds are floor(size * part / parts) exactly (a 64-bit product
+// would overflow), contiguous, and every rank has one owner.
+TEST(LevelSlices, SlicesOfLevelsBeyond32Bits) {
+  const BoardIndex index(12, 40);
+  for (int k : {32, 33, 40}) {
+    const std::uint64_t size = index.level_size(k);
+    ASSERT_GE(size, std::uint64_t(1) << 32);
+    for (int parts : {1, 2, 3, 7, 256, 65536, 1 << 30}) {
+      __extension__ typedef unsigned __int128 Wide;
+      for (int part : {0, 1, parts / 2, parts - 1, parts}) {
+        if (part > parts) continue;
+        const std::uint64_t b = slice_begin(size, parts, part);
+        EXPECT_EQ(Wide(b), Wide(size) * Wide(unsigned(part)) / Wide(unsigned(parts))) << k << " " << parts << " " << part;
+        if (part < parts) {
+          EXPECT_LE(b, slice_begin(size, parts, part + 1));
+          if (slice_begin(size, parts, part + 1) > b) {
+            EXPECT_EQ(slice_owner(size, parts, b), part);
+            EXPECT_EQ(slice_owner(size, parts, slice_begin(size, parts, part + 1) - 1), part);
+          }
+        }
+      }
+      EXPECT_EQ(slice_begin(size, parts, parts), size);
+      EXPECT_EQ(slice_owner(size, parts, size - 1), parts - 1);
+    }
+    // A cyclic slice at ranks above 2^32: its first position's exits scanned
+    // and its values read back (every position is undecided: value 0).
+    const std::uint64_t lo = size - 3;
+    CyclicSlice<OwareRules<GrandSlam::NoCapture>> slice(index, 6, k, lo, size);
+    EXPECT_EQ(slice.lo(), lo);
+    EXPECT_EQ(slice.values().size(), 3u);
+  }
 }
 
 template <class R>
@@ -192,7 +259,8 @@ void expect_acyclic_slices_match(int m, int max_seeds, int parts) {
     };
     for (int phi = k * m; phi >= 0; --phi) {
       for (int p = 0; p < parts; ++p) {
-        const auto ranks = buckets[std::size_t(p)].bucket(phi);
+        const std::vector<std::uint64_t> bucket = buckets[std::size_t(p)].bucket(phi);
+        const std::span<const std::uint64_t> ranks(bucket);
         for (auto r : ranks) EXPECT_TRUE(begin(k, p) <= r && r < begin(k, p + 1));
         auto mine = [&](int s, std::uint64_t r) { return begin(s, p) <= r && r < begin(s, p + 1); };
         RemoteRequests req(successor_keys<R>(index, m, k, ranks, [&](int s, std::uint64_t r) { return !mine(s, r); }), parts, owner);

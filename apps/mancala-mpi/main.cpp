@@ -57,9 +57,21 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
   po::options_description hidden;
   add_build_test_options(hidden);
   hidden.add_options()("test-stop-rank", po::value<int>(), "test only: the one rank that stops (default: every rank)");
+  desc.add_options()("files", po::value<std::string>()->default_value("auto"),
+                     "who writes the table directory: shared (every process its own slices of each file, on a file "
+                     "system all see), root (rank 0 alone, for a directory only it sees) or auto (shared when every "
+                     "process sees the directory)");
   po::variables_map vm;
   if (!parse_args("mpirun -np N mancala-mpi build", kBuildSynopsis, desc, args, vm, nullptr, &hidden)) return 0;
   const BuildOptions opt = read_build_options(vm);
+  const std::string files = vm["files"].as<std::string>();
+  mpi::FileAccess access = mpi::FileAccess::Auto;
+  if (files == "shared")
+    access = mpi::FileAccess::Shared;
+  else if (files == "root")
+    access = mpi::FileAccess::Root;
+  else if (files != "auto")
+    throw InputError("--files must be auto, shared or root, not '" + files + "'");
   // The test stops (build_options.hpp) on every rank, or on the one of
   // --test-stop-rank: a rank that ends alone leaves the others waiting in a
   // collective until mpirun ends them, as when one node of a job dies.
@@ -89,7 +101,7 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
              " of " + human(total) + " positions, " + std::to_string(comm.size()) + " processes, " + fixed(t, 0) + " s";
     });
     built = mpi::build_tables_distributed(comm, opt.out, opt.game.rules, opt.game.position.m(), max_seeds, &status, &figures,
-                                          &hooks, opt.format);
+                                          &hooks, opt.format, access);
   }
   const double seconds = comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   const std::uint64_t sent_total = comm.sum(comm.bytes_sent());
@@ -119,7 +131,7 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
                 {"threads_per_rank", threads}, {"bytes_sent_total", sent_total}, {"bytes_sent_max_rank", sent_max},
                 {"peak_rss_mb_max_rank", rss_max}, {"comm_seconds_max_rank", comm_max}, {"cpu_seconds_max_rank", cpu_max},
                 {"peak_rss_mb_per_rank", rss_per_rank}, {"max_resident_values_per_rank", held_max},
-                {"values_requested_total", requested_total}});
+                {"values_requested_total", requested_total}, {"shared_files", figures.shared_files}});
     return 0;
   }
   for (const auto& b : built)

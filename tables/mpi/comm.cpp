@@ -144,6 +144,14 @@ void Comm::receive(std::span<std::int8_t> bytes, int from) {
           "MPI_Recv");
 }
 
+std::vector<std::uint64_t> Comm::all_gather(std::uint64_t x) {
+  Timed timed(seconds_);
+  std::vector<std::uint64_t> all(std::size_t(size_), 0);
+  check(MPI_Allgather(&x, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Allgather");
+  bytes_sent_ += sizeof x * std::uint64_t(size_ - 1);
+  return all;
+}
+
 std::uint64_t Comm::sum(std::uint64_t x) {
   Timed timed(seconds_);
   std::uint64_t y = 0;

@@ -53,6 +53,8 @@ class Comm {
   void send(std::span<const std::int8_t> bytes, int to);
   void receive(std::span<std::int8_t> bytes, int from);
 
+  // Every rank's x, in rank order, on every rank.
+  std::vector<std::uint64_t> all_gather(std::uint64_t x);
   std::uint64_t sum(std::uint64_t x);
   std::uint64_t max(std::uint64_t x);
   double max(double x);

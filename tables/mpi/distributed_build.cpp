@@ -1,7 +1,11 @@
 #include "distributed_build.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <fstream>
 #include <optional>
 #include <stdexcept>
 #include <span>
@@ -40,18 +44,20 @@ void on_root(Comm& comm, F&& f) {
 // a level of S positions is [slice_begin(S, P, r), slice_begin(S, P, r+1))).
 class HeldSlices {
  public:
-  HeldSlices(const tables::BoardIndex& index, int parts, int me) : index_(index), parts_(parts), me_(me) {
+  HeldSlices(const tables::BoardIndex& index, int parts, int me, std::uint64_t align)
+      : index_(index), parts_(parts), me_(me), align_(align) {
     for (int k = 0; k <= index.max_seeds(); ++k) {
       lo_.push_back(begin(k, me));
       hi_.push_back(begin(k, me + 1));
     }
   }
-  std::uint64_t begin(int k, int r) const { return tables::slice_begin(index_.level_size(k), parts_, r); }
+  std::uint64_t begin(int k, int r) const { return tables::slice_begin(index_.level_size(k), parts_, r, align_); }
+  std::uint64_t align() const { return align_; }
   std::uint64_t lo(int k) const { return lo_[std::size_t(k)]; }
   std::uint64_t hi(int k) const { return hi_[std::size_t(k)]; }
   int owner(std::uint64_t key) const {
     const int k = tables::key_seeds(key);
-    return tables::slice_owner(index_.level_size(k), parts_, tables::key_rank(key));
+    return tables::slice_owner(index_.level_size(k), parts_, tables::key_rank(key), align_);
   }
   // Level k's slice: complete levels, or the one being built.
   std::vector<std::int8_t>& slice(int k) { return slices_[std::size_t(k)]; }
@@ -77,6 +83,7 @@ class HeldSlices {
  private:
   const tables::BoardIndex& index_;
   int parts_, me_;
+  std::uint64_t align_;
   std::vector<std::vector<std::int8_t>> slices_;
   std::vector<std::uint64_t> lo_, hi_;
   std::uint64_t peak_ = 0;
@@ -142,13 +149,15 @@ std::vector<std::int8_t> build_acyclic_level(Comm& comm, HeldSlices& held, const
     return owned_value(held, key);
   };
   std::vector<std::int8_t> out;
+  std::vector<std::uint64_t> batch_ranks;
   for (int phi = buckets.max_phi(); phi >= 0; --phi) {
-    const auto bucket = buckets.bucket(phi);
+    const std::uint64_t in_bucket = buckets.bucket_size(phi);
     // Every process takes part in as many rounds as the one with most to do.
-    const std::uint64_t rounds = comm.max((bucket.size() + batch - 1) / batch);
+    const std::uint64_t rounds = comm.max((in_bucket + batch - 1) / batch);
     for (std::uint64_t round = 0; round < rounds; ++round) {
-      const std::uint64_t a = std::min<std::uint64_t>(bucket.size(), round * batch);
-      const auto ranks = bucket.subspan(a, std::min<std::uint64_t>(bucket.size(), a + batch) - a);
+      const std::uint64_t a = std::min<std::uint64_t>(in_bucket, round * batch);
+      buckets.ranks(phi, a, std::min<std::uint64_t>(in_bucket, a + batch) - a, batch_ranks);
+      const std::span<const std::uint64_t> ranks(batch_ranks);
       std::vector<std::uint64_t> keys;  // one process holds everything: nothing to ask
       if (comm.size() > 1) keys = tables::successor_keys<R>(index, m, k, ranks, [&](int s, std::uint64_t r) { return !local(s, r); });
       const tables::RemoteRequests remote = fetch(comm, held, std::move(keys), answer, requested);
@@ -183,7 +192,7 @@ std::vector<std::int8_t> build_cyclic_level(Comm& comm, HeldSlices& held, const 
   const std::uint64_t size = index.level_size(k);
   const int parts = comm.size();
   std::vector<std::uint64_t> bounds;
-  for (int r = 0; r <= parts; ++r) bounds.push_back(tables::slice_begin(size, parts, r));
+  for (int r = 0; r <= parts; ++r) bounds.push_back(held.begin(k, r));
   const std::uint64_t lo = bounds[std::size_t(comm.rank())], hi = bounds[std::size_t(comm.rank()) + 1];
   tables::CyclicSlice<R> slice(index, m, k, lo, hi);
   held.note_extra(hi - lo);  // its values (the retrograde cells, 4 bytes each, come on top)
@@ -292,12 +301,114 @@ void write_level_from_slices(Comm& comm, const HeldSlices& held, const std::file
   if (!error.empty()) throw InputError(error);
 }
 
+// Collective: every process gets the error of the lowest rank that has one
+// ("" when none has), so that all stop together on a local failure (a
+// write, a corrupt block of a rank's slice).
+std::string first_error(Comm& comm, const std::string& mine) {
+  const std::uint64_t p = std::uint64_t(comm.size());
+  const std::uint64_t lowest = comm.max(mine.empty() ? 0 : p - std::uint64_t(comm.rank()));
+  if (lowest == 0) return "";
+  std::string error = mine;
+  comm.broadcast(error, int(p - lowest));
+  return error;
+}
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {  // TableError too
+    return e.what()[0] ? e.what() : "error";
+  }
+  return "";
+}
+
+// Collective, on a directory every process sees: each process codes its own
+// slice of level k (whole blocks of the file: held's slices are aligned to
+// them) and writes it at its offset; rank 0 writes the header and index
+// (table_file.hpp, the same bytes as LevelFileWriter).  The content hash is
+// chained through the slices in rank order.
+void write_level_shared(Comm& comm, const HeldSlices& held, const std::filesystem::path& dir, const Ruleset& rules, int m,
+                        int k, std::uint64_t size, const tables::LevelFormat& format, const tables::BuildTestHooks* hooks) {
+  const std::vector<std::int8_t>& mine = held.slice(k);
+  tables::CodedBlocks coded;
+  std::string error = error_of([&] { coded = tables::code_blocks(mine.data(), mine.size(), format); });
+  if (error = first_error(comm, error); !error.empty()) throw InputError(error);
+  const std::vector<std::uint64_t> stored = comm.all_gather(coded.stored_bytes);
+  std::uint64_t offset = 0, total = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    if (r < comm.rank()) offset += stored[std::size_t(r)];
+    total += stored[std::size_t(r)];
+  }
+  // FNV-1a is a chain: each process continues the state of the ones before it.
+  std::uint64_t hash = tables::kFnv1a64Offset;
+  auto as_bytes = [](std::uint64_t& x) { return std::span<std::int8_t>(reinterpret_cast<std::int8_t*>(&x), sizeof x); };
+  if (comm.rank() > 0) comm.receive(as_bytes(hash), comm.rank() - 1);
+  hash = tables::fnv1a64_continue(hash, mine.data(), mine.size());
+  if (comm.rank() + 1 < comm.size()) comm.send(as_bytes(hash), comm.rank() + 1);
+  std::vector<std::int8_t> last(sizeof hash);
+  std::memcpy(last.data(), &hash, sizeof hash);
+  comm.broadcast(last, comm.size() - 1);
+  std::memcpy(&hash, last.data(), sizeof hash);
+  const std::uint64_t prefix = tables::level_file_prefix_bytes(rules, m, k, size, format);
+  const std::filesystem::path tmp = tables::level_path(dir, k).string() + ".tmp";
+  on_root(comm, [&] { tables::create_level_tmp(dir, k, prefix + total); });
+  error = error_of([&] {
+    const void* data = format.codec == tables::Codec::None ? static_cast<const void*>(mine.data()) : coded.stored.data();
+    if (coded.stored_bytes > 0) tables::write_level_part(tmp, prefix + offset, data, coded.stored_bytes);
+  });
+  if (error = first_error(comm, error); !error.empty()) throw InputError(error);
+  // The index, every process's entries moved to its offset, to rank 0.
+  for (std::size_t i = 0; i < coded.index.size(); i += 2) coded.index[i] += offset;
+  std::vector<std::span<const std::uint64_t>> out(std::size_t(comm.size()));
+  out[0] = coded.index;
+  const std::vector<std::uint64_t> index = comm.all_to_all(out);
+  on_root(comm, [&] {
+    if (hooks && hooks->level_half_written) hooks->level_half_written(k);  // the parts written, the header not
+    tables::finish_level_tmp(dir, rules, m, k, size, format, total, hash, index);
+  });
+}
+
+// Collective, on a directory every process sees: each process reads its own
+// slice of a complete level file, checking the blocks it reads.
+std::vector<std::int8_t> read_level_shared(Comm& comm, const HeldSlices& held, const std::filesystem::path& file,
+                                           const Ruleset& rules, int m, int k) {
+  std::vector<std::int8_t> mine(held.hi(k) - held.lo(k));
+  const std::string error = first_error(comm, error_of([&] {
+    const tables::MappedLevel level(file, rules, m, k, tables::MappedLevel::Opening::Slices);
+    level.read(held.lo(k), mine.size(), mine.data());
+  }));
+  if (!error.empty()) throw InputError(error);
+  return mine;
+}
+
+// Whether every process sees the directory rank 0 prepared: rank 0 writes a
+// token into a file there, every process reads it back.
+bool directory_is_shared(Comm& comm, const std::filesystem::path& dir) {
+  const std::filesystem::path probe = dir / "mpi_shared_probe.tmp";
+  std::string token;
+  on_root(comm, [&] {
+    token = std::to_string(::getpid()) + "-" +
+            std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+    std::ofstream out(probe, std::ios::trunc);
+    out << token;
+    if (!out.flush()) throw InputError("cannot write " + probe.string());
+  });
+  comm.broadcast(token);
+  std::string seen;
+  std::ifstream(probe) >> seen;
+  const bool shared = comm.sum(seen == token ? 0 : 1) == 0;
+  comm.barrier();  // every process has read it
+  if (comm.root()) std::filesystem::remove(probe);
+  return shared;
+}
+
 template <class R>
 std::vector<tables::BuiltLevel> build_with(Comm& comm, const std::filesystem::path& dir, const Ruleset& rules, int m,
                                            int max_seeds, DistributedProgress* progress, DistributedFigures* figures,
-                                           const tables::BuildTestHooks* hooks) {
+                                           const tables::BuildTestHooks* hooks, const tables::LevelFormat& format, bool shared) {
   const tables::BoardIndex index(2 * m, max_seeds);
-  HeldSlices held(index, comm.size(), comm.rank());
+  HeldSlices held(index, comm.size(), comm.rank(), std::uint64_t(1) << format.block_log2);
   std::uint64_t requested = 0;
   std::vector<tables::BuiltLevel> report;
   for (int k = 0; k <= max_seeds; ++k) {
@@ -310,10 +421,16 @@ std::vector<tables::BuiltLevel> build_with(Comm& comm, const std::filesystem::pa
     std::string reused = "0";
     on_root(comm, [&] {
       if (!tables::level_file_exists(file)) return;
-      existing.emplace(file, rules, m, k);
+      if (!shared) existing.emplace(file, rules, m, k);
       reused = "1";
     });
     comm.broadcast(reused);
+    if (reused == "1" && shared) {
+      held.add(read_level_shared(comm, held, file, rules, m, k));
+      report.push_back({k, size, true, 0, 0});
+      if (progress) progress->positions_done += size;
+      continue;
+    }
     if (reused == "1") {
       std::vector<std::int8_t> mine(held.hi(k) - held.lo(k));
       if (comm.root()) {
@@ -346,7 +463,10 @@ std::vector<tables::BuiltLevel> build_with(Comm& comm, const std::filesystem::pa
     else
       values = build_acyclic_level<R>(comm, held, index, m, k, &requested, progress);
     held.add(std::move(values));
-    write_level_from_slices(comm, held, dir, rules, m, k, size, hooks);
+    if (shared)
+      write_level_shared(comm, held, dir, rules, m, k, size, format, hooks);
+    else
+      write_level_from_slices(comm, held, dir, rules, m, k, size, hooks);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     on_root(comm, [&] { tables::append_build_time(dir, rules, m, k, size, seconds, passes); });
     report.push_back({k, size, false, seconds, passes});
@@ -370,7 +490,7 @@ std::uint64_t distributed_memory_estimate(const Ruleset& rules, int pits_per_sid
   if (rules.game == Game::Oware)  // the slice's cells, frontier and update buffers (about 3 predecessors each)
     bytes += slice * (4 + 8 + 2 * 3 * 8);
   else
-    bytes += 4 * slice;  // the slice's Phi order
+    bytes += (slice < tables::PhiBuckets::kNarrowBelow ? 4 : 8) * slice;  // the slice's Phi order
   bytes += 3 * slice;    // a request round's keys and answers (batch_positions)
   return bytes;
 }
@@ -378,7 +498,8 @@ std::uint64_t distributed_memory_estimate(const Ruleset& rules, int pits_per_sid
 std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::filesystem::path& dir,
                                                          const Ruleset& rules, int pits_per_side, int max_seeds,
                                                          DistributedProgress* progress, DistributedFigures* figures,
-                                                         const tables::BuildTestHooks* hooks, const tables::LevelFormat& format) {
+                                                         const tables::BuildTestHooks* hooks, const tables::LevelFormat& format,
+                                                         FileAccess access) {
   const int per_node = comm.node_size();
   tables::BuildLock lock;  // rank 0's, held until the last level is written
   on_root(comm, [&] {
@@ -389,12 +510,30 @@ std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::
     lock = tables::prepare_build(dir, rules, pits_per_side, max_seeds,
                                  distributed_memory_estimate(rules, pits_per_side, max_seeds, comm.size()), per_node);
   });
+  bool shared = access == FileAccess::Shared;
+  if (access == FileAccess::Auto) shared = directory_is_shared(comm, dir);
+  if (access == FileAccess::Shared && !directory_is_shared(comm, dir))
+    throw InputError("table directory " + dir.string() +
+                     " is not the same directory on every process (--files shared needs a file system they all see; "
+                     "--files root has rank 0 alone write it)");
+  if (figures) figures->shared_files = shared;
   if (progress) progress->positions_total = tables::BoardIndex(2 * pits_per_side, max_seeds).level_offset(max_seeds + 1);
-  std::vector<tables::BuiltLevel> report =
-      dispatch(rules, [&](auto R) { return build_with<decltype(R)>(comm, dir, rules, pits_per_side, max_seeds, progress, figures, hooks); });
-  // Levels are written raw, then converted, as build_tables() does: the same bytes.
+  std::vector<tables::BuiltLevel> report = dispatch(rules, [&](auto R) {
+    return build_with<decltype(R)>(comm, dir, rules, pits_per_side, max_seeds, progress, figures, hooks, format, shared);
+  });
+  // Rank 0 alone writes levels raw, then converts them, as build_tables()
+  // does: the same bytes.  Shared writes are in the format already (a
+  // resumed level of another format is converted here, as build_tables()
+  // converts it).
   on_root(comm, [&] {
-    for (int k = 0; k <= max_seeds; ++k) tables::convert_level(dir, rules, pits_per_side, k, format);
+    for (int k = 0; k <= max_seeds; ++k) {
+      if (shared) {  // the header says whether there is anything to do; every process checked its blocks
+        const tables::TableHeader head = tables::read_header(tables::level_path(dir, k));
+        if (head.version == int(tables::kTableFormatVersion) && head.codec == format.codec && head.block_log2 == format.block_log2)
+          continue;
+      }
+      tables::convert_level(dir, rules, pits_per_side, k, format);
+    }
   });
   return report;
 }

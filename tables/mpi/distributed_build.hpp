@@ -28,12 +28,24 @@
 //    predecessors in one all-to-all (8 bytes each), then a sum over
 //    processes says whether any frontier is left.
 //
-// Files: rank 0 alone touches the directory, so it need not be shared.  It
-// writes a level from the slices in rank order (its own, then each other
-// rank's received in chunks of 16 MiB) with the streaming writer
-// (table_file.hpp), never holding the level whole.  Resume: rank 0 maps a
-// complete level's file (validated as in build_tables) and sends each rank
-// its slice, in chunks.
+// Ownership is aligned to the blocks of the level files (2^b values, the
+// --block-size): slice boundaries are floor(S r / P) rounded down to a
+// block, so that every block belongs to one process (a level of fewer than
+// P blocks leaves the first processes without a slice of it).
+//
+// Files (FileAccess below).  Shared: each process codes its own blocks in
+// the build's format and writes them at their offset in the level's .tmp
+// (the offsets are a sum of the stored sizes of the slices before it; the
+// content hash, FNV-1a, is chained through the slices in rank order); rank
+// 0 gathers the block index (16 bytes a block), writes the header and
+// renames the file into place.  A resume: every process reads and checks
+// the blocks of its own slice of a complete level.  Root: rank 0 alone
+// touches the directory, so it need not be shared; it writes a level from
+// the slices in rank order (its own, then each other rank's received in
+// chunks of 16 MiB) with the streaming writer (table_file.hpp), never
+// holding the level whole, and to resume maps a complete level's file and
+// sends each rank its slice, in chunks.  Either way the files are those of
+// `mancala build`, byte for byte.
 #pragma once
 
 #include <atomic>
@@ -54,15 +66,26 @@ struct DistributedProgress {
   std::atomic<std::uint64_t> positions_total{0};
 };
 
+// Who touches the table directory.  Shared: every process writes its own
+// slices of each level file at their offsets (rank 0 the header and index)
+// and reads them back on a resume, so no process ever holds more than its
+// slices; the directory must be one that every process sees.  Root: rank 0
+// alone writes and reads the files, receiving and sending the slices (for a
+// directory only rank 0 sees).  Auto: shared when every process sees the
+// directory rank 0 prepared (a token written there and read back), else root.
+enum class FileAccess { Auto, Shared, Root };
+
 // What a run held and asked for, on this process.
 struct DistributedFigures {
+  bool shared_files = false;            // the directory was written by every process
   std::uint64_t values_held_peak = 0;   // level values (1 byte each) held at most at once: slices, and the level being built
   std::uint64_t values_requested = 0;   // distinct keys asked of other processes, summed over rounds
 };
 
 // Bytes one process keeps at its peak for levels 0..K with `processes`
 // processes: its slice of every level (1 byte a position), plus the slice's
-// Phi order (4 bytes a position of level K) for acyclic levels, or its
+// Phi order (4 bytes a position of level K, 8 for a slice of 2^32 positions
+// or more) for acyclic levels, or its
 // retrograde state and update buffers for Oware, plus the request batches.
 std::uint64_t distributed_memory_estimate(const Ruleset& rules, int pits_per_side, int max_seeds, int processes);
 
@@ -78,6 +101,7 @@ std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::
                                                          DistributedProgress* progress = nullptr,
                                                          DistributedFigures* figures = nullptr,
                                                          const tables::BuildTestHooks* hooks = nullptr,
-                                                         const tables::LevelFormat& format = {});
+                                                         const tables::LevelFormat& format = {},
+                                                         FileAccess access = FileAccess::Auto);
 
 }  // namespace mancala::mpi

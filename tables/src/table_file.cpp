@@ -268,12 +268,13 @@ bool level_file_exists(const std::filesystem::path& file) {
   return there;
 }
 
-std::uint64_t fnv1a64(const void* data, std::size_t size) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
+std::uint64_t fnv1a64_continue(std::uint64_t h, const void* data, std::size_t size) {
   const auto* p = static_cast<const std::uint8_t*>(data);
   for (std::size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
   return h;
 }
+
+std::uint64_t fnv1a64(const void* data, std::size_t size) { return fnv1a64_continue(kFnv1a64Offset, data, size); }
 
 namespace {
 
@@ -305,15 +306,32 @@ std::vector<std::uint8_t> level_header(const Ruleset& rules, int pits_per_side, 
   return w.bytes;
 }
 
-constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ull;
+constexpr std::uint64_t kFnvOffset = kFnv1a64Offset;
 
-std::uint64_t fnv1a64_update(std::uint64_t h, const void* data, std::size_t size) {
-  const auto* p = static_cast<const std::uint8_t*>(data);
-  for (std::size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
-  return h;
+std::uint64_t fnv1a64_update(std::uint64_t h, const void* data, std::size_t size) { return fnv1a64_continue(h, data, size); }
+
+void check_format(const LevelFormat& format) {
+  if (format.block_log2 < kMinBlockLog2 || format.block_log2 > kMaxBlockLog2)
+    throw InputError("block size 2^" + std::to_string(format.block_log2) + " out of range (2^" + std::to_string(kMinBlockLog2) +
+                     " to 2^" + std::to_string(kMaxBlockLog2) + ")");
+  if (format.codec == Codec::Zstd && (format.zstd_level < 1 || format.zstd_level > ZSTD_maxCLevel()))
+    throw InputError("zstd level must be between 1 and " + std::to_string(ZSTD_maxCLevel()));
 }
 
-
+// pwrite(2) of all n bytes at offset, or an InputError naming the file.
+void write_all_at(int fd, const std::filesystem::path& file, std::uint64_t offset, const void* p, std::size_t n) {
+  const auto* b = static_cast<const char*>(p);
+  while (n > 0) {
+    const ssize_t k = ::pwrite(fd, b, n, off_t(offset));
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      write_failed(file, std::string("write failed: ") + std::strerror(errno));
+    }
+    b += k;
+    n -= std::size_t(k);
+    offset += std::uint64_t(k);
+  }
+}
 
 std::vector<std::uint8_t> index_bytes(const std::vector<std::uint64_t>& index) {
   Writer w;
@@ -343,11 +361,7 @@ LevelFileWriter::LevelFileWriter(const std::filesystem::path& dir, const Ruleset
                                  std::uint64_t entries, const LevelFormat& format)
     : dir_(dir), file_(level_path(dir, seeds)), tmp_(file_.string() + ".tmp"), rules_(rules), pits_per_side_(pits_per_side),
       seeds_(seeds), format_(format), entries_(entries), hash_(kFnvOffset) {
-  if (format_.block_log2 < kMinBlockLog2 || format_.block_log2 > kMaxBlockLog2)
-    throw InputError("block size 2^" + std::to_string(format_.block_log2) + " out of range (2^" + std::to_string(kMinBlockLog2) +
-                     " to 2^" + std::to_string(kMaxBlockLog2) + ")");
-  if (format_.codec == Codec::Zstd && (format_.zstd_level < 1 || format_.zstd_level > ZSTD_maxCLevel()))
-    throw InputError("zstd level must be between 1 and " + std::to_string(ZSTD_maxCLevel()));
+  check_format(format_);
   // A fresh file, not the inode of a .tmp that a process being stopped may
   // still hold open.
   ::unlink(tmp_.c_str());
@@ -385,39 +399,113 @@ void LevelFileWriter::write_all(const void* p, std::size_t n) {
   }
 }
 
-void LevelFileWriter::write_blocks(const std::int8_t* values, std::size_t n) {
-  const std::size_t block = std::size_t(1) << format_.block_log2;
-  const std::size_t blocks = (n + block - 1) / block;
+CodedBlocks code_blocks(const std::int8_t* values, std::uint64_t n, const LevelFormat& format) {
+  check_format(format);
+  const std::size_t block = std::size_t(1) << format.block_log2;
+  const std::size_t blocks = std::size_t((n + block - 1) / block);
   std::vector<std::uint64_t> hashes(blocks);
-  std::vector<std::vector<std::uint8_t>> coded(format_.codec == Codec::None ? 0 : blocks);
+  std::vector<std::vector<std::uint8_t>> coded(format.codec == Codec::None ? 0 : blocks);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks, 1), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t b = r.begin(); b != r.end(); ++b) {
       const std::int8_t* v = values + b * block;
-      const std::size_t len = std::min(block, n - b * block);
+      const std::size_t len = std::min<std::uint64_t>(block, n - b * block);
       hashes[b] = XXH3_64bits(v, len);
-      if (format_.codec == Codec::Zstd) {
+      if (format.codec == Codec::Zstd) {
         std::vector<std::uint8_t>& out = coded[b];
         out.resize(ZSTD_compressBound(len));
-        const std::size_t got = ZSTD_compress(out.data(), out.size(), v, len, format_.zstd_level);
+        const std::size_t got = ZSTD_compress(out.data(), out.size(), v, len, format.zstd_level);
         if (ZSTD_isError(got)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(got));
         out.resize(got);
-      } else if (format_.codec == Codec::Packed) {
+      } else if (format.codec == Codec::Packed) {
         coded[b] = packed::encode(v, len);
       }
     }
   });
+  CodedBlocks out;
+  out.index.reserve(2 * blocks);
   for (std::size_t b = 0; b < blocks; ++b) {
-    const std::size_t len = std::min(block, n - b * block);
-    if (format_.codec == Codec::None) {
-      write_all(values + b * block, len);
-      stored_ += len;
+    if (format.codec == Codec::None) {
+      out.stored_bytes += std::min<std::uint64_t>(block, n - b * block);
     } else {
-      write_all(coded[b].data(), coded[b].size());
-      stored_ += coded[b].size();
+      out.stored.insert(out.stored.end(), coded[b].begin(), coded[b].end());
+      out.stored_bytes += coded[b].size();
+      std::vector<std::uint8_t>().swap(coded[b]);
     }
-    index_.push_back(stored_);
-    index_.push_back(hashes[b]);
+    out.index.push_back(out.stored_bytes);
+    out.index.push_back(hashes[b]);
   }
+  return out;
+}
+
+void LevelFileWriter::write_blocks(const std::int8_t* values, std::size_t n) {
+  const CodedBlocks coded = code_blocks(values, n, format_);
+  if (format_.codec == Codec::None)
+    write_all(values, n);
+  else
+    write_all(coded.stored.data(), coded.stored.size());
+  for (std::size_t i = 0; i < coded.index.size(); i += 2) {
+    index_.push_back(stored_ + coded.index[i]);
+    index_.push_back(coded.index[i + 1]);
+  }
+  stored_ += coded.stored_bytes;
+}
+
+std::uint64_t level_file_prefix_bytes(const Ruleset& rules, int pits_per_side, int seeds, std::uint64_t entries,
+                                      const LevelFormat& format) {
+  check_format(format);
+  return level_header(rules, pits_per_side, seeds, entries, format, 0, 0, 0).size() +
+         block_count_of(entries, format.block_log2) * kIndexEntryBytes;
+}
+
+std::filesystem::path create_level_tmp(const std::filesystem::path& dir, int seeds, std::uint64_t bytes) {
+  const std::filesystem::path tmp = level_path(dir, seeds).string() + ".tmp";
+  ::unlink(tmp.c_str());  // a fresh inode, as LevelFileWriter's
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) write_failed(tmp, std::string("cannot create: ") + std::strerror(errno));
+  // Blocks allocated now, so that a full disk is found here, not mid-way.
+  const int e = ::posix_fallocate(fd, 0, off_t(bytes));
+  if (e != 0 && e != EOPNOTSUPP && e != EINVAL) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    write_failed(tmp, std::string("cannot allocate ") + std::to_string(bytes) + " bytes: " + std::strerror(e));
+  }
+  if ((e != 0 && ::ftruncate(fd, off_t(bytes)) != 0) || ::close(fd) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    write_failed(tmp, "cannot size: " + why);
+  }
+  return tmp;
+}
+
+void write_level_part(const std::filesystem::path& tmp, std::uint64_t offset, const void* data, std::size_t n) {
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) write_failed(tmp, std::string("cannot open: ") + std::strerror(errno));
+  try {
+    write_all_at(fd, tmp, offset, data, n);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) write_failed(tmp, std::string("sync failed: ") + std::strerror(errno));
+}
+
+void finish_level_tmp(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
+                      std::uint64_t entries, const LevelFormat& format, std::uint64_t stored_bytes, std::uint64_t content_hash,
+                      const std::vector<std::uint64_t>& index) {
+  const std::filesystem::path file = level_path(dir, seeds), tmp = file.string() + ".tmp";
+  if (index.size() != 2 * block_count_of(entries, format.block_log2))
+    throw std::logic_error("finish_level_tmp: " + std::to_string(index.size() / 2) + " index entries for level " + std::to_string(seeds));
+  const std::vector<std::uint8_t> bytes = index_bytes(index);
+  std::vector<std::uint8_t> head =
+      level_header(rules, pits_per_side, seeds, entries, format, stored_bytes, content_hash, XXH3_64bits(bytes.data(), bytes.size()));
+  head.insert(head.end(), bytes.begin(), bytes.end());
+  write_level_part(tmp, 0, head.data(), head.size());
+  if (::rename(tmp.c_str(), file.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    write_failed(file, "cannot rename " + tmp.filename().string() + " into place: " + why);
+  }
+  sync_directory(dir);
 }
 
 void LevelFileWriter::append(const std::int8_t* values, std::size_t n) {
@@ -603,7 +691,8 @@ namespace {
 constexpr std::size_t kCacheSlots = 64;
 }  // namespace
 
-MappedLevel::MappedLevel(const std::filesystem::path& file, const Ruleset& rules, int pits_per_side, int seeds) : file_(file) {
+MappedLevel::MappedLevel(const std::filesystem::path& file, const Ruleset& rules, int pits_per_side, int seeds, Opening opening)
+    : file_(file), checked_at_open_(opening == Opening::Whole) {
   struct stat st {};
   const int fd = open_regular(file, st);
   if (st.st_size == 0) {
@@ -632,6 +721,8 @@ MappedLevel::MappedLevel(const std::filesystem::path& file, const Ruleset& rules
     const BoardIndex index(2 * pits_per_side, seeds);
     if (header_.entries != index.level_size(seeds)) refuse(file, "entry count does not match the level size");
     if (header_.version == 1) {
+      // One block: checked at open however the file is opened.
+      checked_at_open_ = true;
       values_ = reinterpret_cast<const std::int8_t*>(data + parsed.header_size);
       if (fnv1a64(values_, header_.entries) != header_.payload_hash) refuse(file, "payload checksum mismatch (corrupt data)");
     } else {
@@ -649,7 +740,9 @@ MappedLevel::MappedLevel(const std::filesystem::path& file, const Ruleset& rules
         at = end;
       }
       if (at != header_.stored_bytes) refuse(file, "block index does not add up to the payload size (corrupt index)");
-      if (header_.codec == Codec::None) {
+      if (!checked_at_open_) {
+        // Slices: each block is checked when read() decodes it.
+      } else if (header_.codec == Codec::None) {
         values_ = reinterpret_cast<const std::int8_t*>(payload_);
         std::atomic<std::uint64_t> bad{~std::uint64_t(0)};
         tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, parsed.blocks, 16), [&](const tbb::blocked_range<std::uint64_t>& r) {
@@ -729,6 +822,7 @@ void MappedLevel::decode_block(std::uint64_t b, std::int8_t* out, void* context)
 }
 
 int MappedLevel::cached_value(std::uint64_t rank) const {
+  if (!checked_at_open_) throw std::logic_error("MappedLevel: value() of a file opened for slices (use read())");
   const std::uint64_t b = rank >> header_.block_log2;
   if (header_.codec == Codec::Packed) {  // read in place: every block was checked at open
     const std::uint64_t block = std::uint64_t(1) << header_.block_log2;
@@ -749,7 +843,7 @@ int MappedLevel::cached_value(std::uint64_t rank) const {
 }
 
 void MappedLevel::read(std::uint64_t first, std::uint64_t n, std::int8_t* out) const {
-  read_blocks(first, n, out, false);
+  read_blocks(first, n, out, !checked_at_open_);
 }
 
 void MappedLevel::read_blocks(std::uint64_t first, std::uint64_t n, std::int8_t* out, bool recheck) const {

@@ -33,9 +33,9 @@ template <class R, class Rank, class Value>
 void solve_acyclic_positions_with(const BoardIndex& index, int m, int k, const Value& value, std::span<const Rank> ranks,
                                   std::int8_t* out);
 
-template <class R, class Lower>
+template <class R, class Lower, class Rank>
 void solve_acyclic_positions(const BoardIndex& index, int m, int k, const Lower& lower, const std::int8_t* level,
-                             std::span<const std::uint32_t> ranks, std::int8_t* out) {
+                             std::span<const Rank> ranks, std::int8_t* out) {
   solve_acyclic_positions_with<R>(
       index, m, k, [&](int seeds, std::uint64_t rank) -> int { return seeds < k ? lower(seeds)[rank] : level[rank]; }, ranks, out);
 }

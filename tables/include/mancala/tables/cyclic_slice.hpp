@@ -32,9 +32,16 @@
 namespace mancala::tables {
 
 // The first rank of part `part` when `size` ranks are split into `parts`
-// contiguous, nearly equal parts (part == parts gives size); size < 2^32.
-inline std::uint64_t slice_begin(std::uint64_t size, int parts, int part) {
-  return size * std::uint64_t(part) / std::uint64_t(parts);
+// contiguous, nearly equal parts (part == parts gives size): floor(size *
+// part / parts), the product in 128 bits (any 64-bit size, any int parts),
+// rounded down to a multiple of `align` (a distributed build's slices are
+// whole blocks of the level file, so that each process writes its own; a
+// level of fewer than parts * align positions leaves some parts empty).
+inline std::uint64_t slice_begin(std::uint64_t size, int parts, int part, std::uint64_t align = 1) {
+  __extension__ typedef unsigned __int128 Wide;
+  if (part >= parts) return size;
+  const std::uint64_t even = std::uint64_t(Wide(size) * Wide(std::uint64_t(part)) / Wide(std::uint64_t(parts)));
+  return even / align * align;
 }
 
 template <class R>
@@ -44,9 +51,7 @@ class CyclicSlice {
   using Update = std::uint64_t;
 
   CyclicSlice(const BoardIndex& index, int m, int k, std::uint64_t lo, std::uint64_t hi)
-      : index_(index), m_(m), k_(k), lo_(lo), hi_(hi), cells_(hi - lo) {
-    require_32_bit_level(k, index.level_size(k));
-  }
+      : index_(index), m_(m), k_(k), lo_(lo), hi_(hi), cells_(hi - lo) {}
 
   std::uint64_t lo() const { return lo_; }
   std::uint64_t hi() const { return hi_; }

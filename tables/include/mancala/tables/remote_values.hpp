@@ -33,12 +33,13 @@ namespace mancala::tables {
 
 
 // The slice (process) that owns rank `rank` of a level of `size` positions
-// split into `parts` slices: the r with slice_begin(r) <= rank < slice_begin(r+1).
-inline int slice_owner(std::uint64_t size, int parts, std::uint64_t rank) {
+// split into `parts` slices (aligned to `align`): the r with slice_begin(r) <=
+// rank < slice_begin(r+1).
+inline int slice_owner(std::uint64_t size, int parts, std::uint64_t rank, std::uint64_t align = 1) {
   if (rank >= size) throw std::logic_error("slice_owner: rank " + std::to_string(rank) + " beyond the level");
   int r = std::clamp(int(double(rank) * double(parts) / double(size)), 0, parts - 1);  // a guess, corrected below
-  while (r + 1 < parts && slice_begin(size, parts, r + 1) <= rank) ++r;
-  while (r > 0 && slice_begin(size, parts, r) > rank) --r;
+  while (r + 1 < parts && slice_begin(size, parts, r + 1, align) <= rank) ++r;
+  while (r > 0 && slice_begin(size, parts, r, align) > rank) --r;
   return r;
 }
 

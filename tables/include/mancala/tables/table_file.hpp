@@ -199,6 +199,50 @@ class LevelFileWriter {
   int fd_ = -1;
 };
 
+// A level file written by several processes at once into one file on a file
+// system they all see (the distributed build, tables/mpi/), each process its
+// own slice of the level: the bytes LevelFileWriter writes.  Every slice is
+// whole blocks (only the level's last block may be short).  The steps:
+//   every process:  code_blocks(its values)             its blocks and their index entries
+//   (its payload offset: the stored sizes of the slices before it, summed;
+//    the content hash: fnv1a64_continue() chained through the slices in
+//    rank order)
+//   one process:    create_level_tmp()                  the .tmp at its full size
+//   every process:  write_level_part()                  its blocks at level_file_prefix_bytes() + offset
+//   one process:    finish_level_tmp()                  header and index, sync, rename into place
+struct CodedBlocks {
+  // The blocks as stored, back to back; empty for codec none, whose blocks
+  // are the values themselves.
+  std::vector<std::uint8_t> stored;
+  std::uint64_t stored_bytes = 0;
+  // Per block: where it ends in the stored bytes (from the first block's
+  // start), its XXH3-64.
+  std::vector<std::uint64_t> index;
+};
+// Throws InputError for a format out of range.
+CodedBlocks code_blocks(const std::int8_t* values, std::uint64_t n, const LevelFormat& format);
+
+inline constexpr std::uint64_t kFnv1a64Offset = 0xcbf29ce484222325ull;
+// FNV-1a 64 of the bytes that follow those whose hash is `state`
+// (fnv1a64(d, n) == fnv1a64_continue(kFnv1a64Offset, d, n)).
+std::uint64_t fnv1a64_continue(std::uint64_t state, const void* data, std::size_t size);
+
+// Bytes of a level file before its payload: the header and the block index.
+std::uint64_t level_file_prefix_bytes(const Ruleset& rules, int pits_per_side, int seeds, std::uint64_t entries,
+                                      const LevelFormat& format);
+// The .tmp of level `seeds` in dir, new, of `bytes` bytes (zeros); returns
+// its path.  Throws InputError naming it.
+std::filesystem::path create_level_tmp(const std::filesystem::path& dir, int seeds, std::uint64_t bytes);
+// `n` bytes at `offset` of a .tmp made by create_level_tmp() (by any
+// process that sees it), synced.  Throws InputError naming it.
+void write_level_part(const std::filesystem::path& tmp, std::uint64_t offset, const void* data, std::size_t n);
+// The header and index (`index`: every block's entry, ends from the start of
+// the payload) into the .tmp, then sync and rename into place, as
+// LevelFileWriter::finish().  Throws InputError naming the file.
+void finish_level_tmp(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
+                      std::uint64_t entries, const LevelFormat& format, std::uint64_t stored_bytes, std::uint64_t content_hash,
+                      const std::vector<std::uint64_t>& index);
+
 // A level file mapped read-only and validated on open (header, size, block
 // index; for values stored raw, every block's hash).  Throws TableError
 // naming the file and the problem.  While it is mapped, a SIGBUS on its
@@ -206,7 +250,14 @@ class LevelFileWriter {
 // the file and exit status 2.  Thread-safe.
 class MappedLevel {
  public:
-  MappedLevel(const std::filesystem::path& file, const Ruleset& rules, int pits_per_side, int seeds);
+  // Whole: every block is checked at open (raw and packed files), so values
+  // are then read in place unchecked.  Slices: the header and index only,
+  // for a process that reads a slice of a level shared by many (the
+  // distributed build's resume): read() then checks each block it decodes,
+  // and value() and values() are not for use.
+  enum class Opening { Whole, Slices };
+  MappedLevel(const std::filesystem::path& file, const Ruleset& rules, int pits_per_side, int seeds,
+              Opening opening = Opening::Whole);
   ~MappedLevel();
   MappedLevel(const MappedLevel&) = delete;
   MappedLevel& operator=(const MappedLevel&) = delete;
@@ -224,7 +275,8 @@ class MappedLevel {
     if (values_) return values_[rank];
     return cached_value(rank);
   }
-  // Values [first, first + n) into out, each block checked.
+  // Values [first, first + n) into out, each block checked (at open, or
+  // now when the file was opened for slices).
   void read(std::uint64_t first, std::uint64_t n, std::int8_t* out) const;
   // Every block decoded and checked, and the content hash: what `verify`
   // asks of a file before it re-derives the values.  Throws TableError
@@ -248,6 +300,7 @@ class MappedLevel {
   const std::uint8_t* payload_ = nullptr;  // the stored blocks
   const std::int8_t* values_ = nullptr;
   std::unique_ptr<Block[]> cache_;         // compressed files: decoded blocks, by block number modulo kCacheSlots
+  bool checked_at_open_ = true;  // Opening::Whole
   int bus_slot_ = -1;        // its entry in the SIGBUS handler's table, or -1
   std::string bus_message_;  // the line that handler prints for this file
 };

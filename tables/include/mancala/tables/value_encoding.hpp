@@ -21,13 +21,6 @@ inline constexpr int kMaxTableSeeds = 127;
 // A position of a level being built whose value is not known yet.
 inline constexpr TableValue kUnknownValue = -128;
 
-// The builders rank a level's positions in 32 bits (their work arrays are
-// 4 bytes a position): 6-pit boards up to 31 seeds.
-inline void require_32_bit_level(int k, std::uint64_t positions) {
-  if (positions >= (std::uint64_t(1) << 32))
-    throw InputError("level " + std::to_string(k) + " has 2^32 positions or more");
-}
-
 // A value's key across the levels, (level, rank) in 64 bits: what builders
 // that hold only slices of the levels ask each other for.
 inline constexpr int kKeyLevelShift = 57;  // 7 bits of level (<= 127 seeds), 57 of rank
