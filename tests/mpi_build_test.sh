@@ -216,6 +216,15 @@ assert len(three["peak_rss_mb_per_rank"]) == 3 and min(three["peak_rss_mb_per_ra
 assert three["values_requested_total"] > 0 and one["values_requested_total"] == 0
 PY
 
+# One rank out of memory (a test-only failed allocation on rank 1 after
+# level 2, while rank 0 waits in level 3's collectives): the job ends, not
+# hangs, with exit status 4 and the reason.
+err=$(timeout 120 "$mpiexec" -q --allow-run-as-root --oversubscribe -np 2 "$mpi" build --pits 4 --max-seeds 8 --quiet \
+  --out "$work/oom" --test-out-of-memory-rank 1 2>&1 >/dev/null); rc=$?
+[ "$rc" = 4 ] || fail "a rank out of memory: exit status $rc, not 4: $err"
+grep -q "^mancala-mpi: error: rank 1 of 2 ran out of memory (the build needs about [0-9]* MiB a process" <<<"$err" || fail "a rank out of memory: $err"
+[ -f "$work/oom/level_002.mtb" ] && [ ! -f "$work/oom/level_003.mtb" ] || fail "a rank out of memory: $(ls "$work/oom")"
+
 # Bad input: one line on stderr (from rank 0 only), exit status 2.
 expect() {
   local want=$1 words=$2; shift 2

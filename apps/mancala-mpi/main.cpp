@@ -26,6 +26,10 @@ namespace {
 using namespace mancala;
 using namespace mancala::cli;
 
+// The build's own estimate of a process's memory, for an out-of-memory
+// message (0 until the options are read).
+std::uint64_t memory_needed = 0;
+
 std::string one_line(const std::string& text) {
   std::string out;
   for (unsigned char c : text) out += (c < 0x20 || c == 0x7f) ? '?' : char(c);
@@ -56,7 +60,8 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
   add_build_options(desc);
   po::options_description hidden;
   add_build_test_options(hidden);
-  hidden.add_options()("test-stop-rank", po::value<int>(), "test only: the one rank that stops (default: every rank)");
+  hidden.add_options()("test-stop-rank", po::value<int>(), "test only: the one rank that stops (default: every rank)")(
+      "test-out-of-memory-rank", po::value<int>(), "test only: this rank runs out of memory after level 2");
   desc.add_options()("files", po::value<std::string>()->default_value("auto"),
                      "who writes the table directory: shared (every process its own slices of each file, on a file "
                      "system all see), root (rank 0 alone, for a directory only it sees) or auto (shared when every "
@@ -84,9 +89,15 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
     if (opt.test_stop_mid_level >= 0 && stop_rank != 0)
       throw InputError("--test-stop-mid-level stops rank 0, the one that writes the files: --test-stop-rank must be 0");
   }
-  const tables::BuildTestHooks hooks = stop_rank < 0 || stop_rank == comm.rank()
-                                           ? test_stop_hooks(opt, "mancala-mpi: rank " + std::to_string(comm.rank()))
-                                           : tables::BuildTestHooks{};
+  tables::BuildTestHooks hooks = stop_rank < 0 || stop_rank == comm.rank()
+                                     ? test_stop_hooks(opt, "mancala-mpi: rank " + std::to_string(comm.rank()))
+                                     : tables::BuildTestHooks{};
+  // An allocation that fails on one rank only, as when one node's memory runs out.
+  if (vm.count("test-out-of-memory-rank") && int(int_option(vm, "test-out-of-memory-rank", 0, comm.size() - 1)) == comm.rank())
+    hooks.level_written = [](int k) {
+      if (k == 2) throw std::bad_alloc();
+    };
+  memory_needed = mpi::distributed_memory_estimate(opt.game.rules, opt.game.position.m(), opt.max_seeds, comm.size());
   std::optional<tbb::global_control> limit;
   limit.emplace(tbb::global_control::max_allowed_parallelism, std::size_t(opt.threads));
   const int max_seeds = opt.max_seeds;
@@ -165,6 +176,15 @@ int main(int argc, char** argv) {
     return fail(e.what());  // every process throws the same error (parsing, or rank 0's broadcast)
   } catch (const boost::program_options::error& e) {
     return fail(e.what());
+  } catch (const std::bad_alloc&) {
+    // One rank's memory ran out: the others wait in a collective, so the job
+    // is ended from here, with the reason.
+    std::cerr << "mancala-mpi: error: rank " << comm.rank() << " of " << comm.size() << " ran out of memory";
+    if (memory_needed > 0)
+      std::cerr << " (the build needs about " << (memory_needed + (1 << 20) - 1) / (1 << 20)
+                << " MiB a process: run it on more processes, or on nodes with more memory)";
+    std::cerr << "\n";
+    comm.abort(4);
   } catch (const std::exception& e) {
     // Something only this process saw: the others may wait in a collective.
     std::cerr << "mancala-mpi: internal error on rank " << comm.rank() << ": " << one_line(e.what()) << "\n";
