@@ -8,10 +8,13 @@
 # mancala-mpi: same options, one rank), submitted twice to check that it
 # resumes.  Needs root (the daemons run as root); exits 77 (skipped) when the
 # packages are missing or not root.  Label `slurm`: scripts/test.sh --slurm.
-#   tests/slurm_test.sh MANCALA_BINARY SOURCE_DIR
+# With MANCALA_MPI (mancala-mpi built), also a 2-task build.sbatch job of
+# the real mancala-mpi, cancelled mid-build and submitted again.
+#   tests/slurm_test.sh MANCALA_BINARY SOURCE_DIR [MANCALA_MPI]
 set -uo pipefail
 mancala=$1
 src=$2
+mpi=${3:-}
 slurm=$src/scripts/slurm
 for tool in munged mungekey slurmctld slurmd sbatch squeue sinfo srun; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool not installed (scripts/setup.sh --slurm)"; exit 77; }
@@ -87,4 +90,46 @@ for r in rows:
 PY
 [ "$(grep -c reused "$work/build-$first.out")" = 0 ] || fail "the first build job reused levels"
 [ "$(grep -c reused "$work/build-$second.out")" = 9 ] || fail "the second build job did not resume: $(cat "$work/build-$second.out")"
+
+# --- the real mancala-mpi (when built): 2 tasks through mpirun inside the
+# allocation, the job cancelled once mid-build (scancel, as a time limit
+# ends a job) and submitted again, ending with mancala build's files.
+if [ -n "$mpi" ]; then
+  export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
+  mpi_job() {
+    MANCALA_MPI=$mpi MANCALA_LAUNCHER=mpirun MANCALA_LAUNCHER_ARGS="-q --allow-run-as-root --oversubscribe" \
+      sbatch --parsable -n 2 --cpus-per-task=1 --time=00:10:00 --output="$work/mpi-%j.out" \
+      "$slurm/build.sbatch" kalah 5 17 "$work/mpitables" "$@"
+  }
+  "$mancala" build --game kalah --pits 5 --max-seeds 17 --quiet --out "$work/reference" >/dev/null || fail "mancala build kalah 5 17"
+  job=$(mpi_job --quiet) || fail "sbatch of the mancala-mpi job"
+  # Cancelled once a few levels are written, well before the last.
+  for _ in $(seq 600); do
+    [ -f "$work/mpitables/level_012.mtb" ] && break
+    sleep 0.1
+  done
+  [ -f "$work/mpitables/level_012.mtb" ] || fail "the mancala-mpi job did not reach level 12: $(cat "$work"/mpi-*.out)"
+  scancel "$job"
+  for _ in $(seq 300); do
+    [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break
+    sleep 0.2
+  done
+  [ ! -f "$work/mpitables/level_017.mtb" ] || fail "the cancelled job finished before it was cancelled"
+  job=$(mpi_job --quiet --json) || fail "sbatch of the resubmitted job"
+  for _ in $(seq 1200); do
+    [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break
+    sleep 0.5
+  done
+  for ((k = 0; k <= 17; k++)); do
+    f=$(printf 'level_%03d.mtb' "$k")
+    cmp -s "$work/reference/$f" "$work/mpitables/$f" || fail "$f of the resubmitted mancala-mpi job differs from mancala build's: $(cat "$work"/mpi-*.out)"
+  done
+  python3 - "$work/mpi-$job.out" <<'PY' || fail "the resubmitted job: $(cat "$work/mpi-$job.out")"
+import json, sys
+d = json.loads([l for l in open(sys.argv[1]) if l.startswith("{")][-1])
+assert d["ranks"] == 2, d
+reused = [l["reused"] for l in d["levels"]]
+assert reused[0] and not reused[-1], reused  # resumed after the complete levels
+PY
+fi
 echo "1 passed, 0 failed"
