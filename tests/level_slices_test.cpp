@@ -338,3 +338,42 @@ TEST(LevelSlices, CyclicScanWithFetchedExitsMatches) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace mancala::tables;
+
+// Sorted key lists as varint differences: any sorted list, repeats, the
+// level jump of a key's top bits and the largest key come back exactly;
+// bytes that are no such list are refused.
+TEST(LevelSlices, SortedKeysRoundTripAsVarints) {
+  const std::vector<std::vector<std::uint64_t>> lists = {
+      {},
+      {0},
+      {0, 0, 0},
+      {1, 2, 3, 130, 130, 16384},
+      {value_key(3, 5), value_key(3, 6), value_key(4, 0), value_key(127, (std::uint64_t(1) << kKeyLevelShift) - 1)},
+      {~std::uint64_t(0)},
+      {0, ~std::uint64_t(0)},
+  };
+  for (const auto& keys : lists) {
+    std::vector<std::uint8_t> bytes;
+    append_sorted_varints(keys, bytes);
+    EXPECT_EQ(read_sorted_varints(bytes), keys);
+  }
+  std::vector<std::uint8_t> bytes;
+  const std::vector<std::uint64_t> dense = {10, 11, 13, 14, 20};
+  append_sorted_varints(dense, bytes);
+  EXPECT_EQ(bytes.size(), dense.size());  // one byte a key when they are close
+  const std::vector<std::uint64_t> unsorted = {5, 4};
+  EXPECT_THROW(append_sorted_varints(unsorted, bytes), std::logic_error);
+  const std::vector<std::vector<std::uint8_t>> bad = {
+      {0x80},                                                              // cut short
+      {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01},  // more than 64 bits
+      {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02},        // bit 64 set
+      {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x01},  // 2^64 - 1, then beyond
+  };
+  for (const auto& b : bad) EXPECT_THROW(read_sorted_varints(b), std::runtime_error);
+}
+
+}  // namespace

@@ -98,22 +98,46 @@ std::uint64_t batch_positions(std::uint64_t slice) { return std::max<std::uint64
 // One request round (collective): every process asks the owners for the
 // values of `keys` (the successors it does not hold), and answers the
 // others' requests from its own slices, with held(key).
+// A personalised exchange of sorted key lists (out[r] for rank r), each sent
+// as varint differences (append_sorted_varints, remote_values.hpp): the
+// lists received, one a rank, in rank order.
+std::vector<std::vector<std::uint64_t>> exchange_sorted(Comm& comm, const std::vector<std::span<const std::uint64_t>>& out) {
+  std::vector<std::uint8_t> bytes;
+  std::vector<std::size_t> ends;
+  for (const auto& keys : out) {
+    tables::append_sorted_varints(keys, bytes);
+    ends.push_back(bytes.size());
+  }
+  std::vector<std::span<const std::int8_t>> send;
+  for (std::size_t r = 0, at = 0; r < ends.size(); at = ends[r++])
+    send.emplace_back(reinterpret_cast<const std::int8_t*>(bytes.data()) + at, ends[r] - at);
+  std::vector<std::uint64_t> from;
+  const std::vector<std::int8_t> in = comm.all_to_all(send, &from);
+  std::vector<std::vector<std::uint64_t>> lists;
+  std::uint64_t at = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    lists.push_back(tables::read_sorted_varints(
+        std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(in.data()) + at, from[std::size_t(r)])));
+    at += from[std::size_t(r)];
+  }
+  return lists;
+}
+
+// One request round (collective): every process asks the owners for the
+// values of `keys` (the successors it does not hold), and answers the
+// others' requests from its own slices, with held(key).
 template <class Held>
 tables::RemoteRequests fetch(Comm& comm, const HeldSlices& held, std::vector<std::uint64_t> keys, const Held& held_value,
                              std::uint64_t* requested) {
   tables::RemoteRequests req(std::move(keys), comm.size(), [&](std::uint64_t key) { return held.owner(key); });
   *requested += req.size();
   std::vector<std::span<const std::uint64_t>> out;
-  for (int r = 0; r < comm.size(); ++r) out.push_back(req.to_owner(r));
-  std::vector<std::uint64_t> from;
-  const std::vector<std::uint64_t> asked = comm.all_to_all(out, &from);
-  const std::vector<std::int8_t> answers = tables::answer_requests(asked, held_value);
+  for (int r = 0; r < comm.size(); ++r) out.push_back(req.to_owner(r));  // each sorted
+  const std::vector<std::vector<std::uint64_t>> asked = exchange_sorted(comm, out);
+  std::vector<std::vector<std::int8_t>> answers;
   std::vector<std::span<const std::int8_t>> back;
-  std::uint64_t at = 0;
-  for (int r = 0; r < comm.size(); ++r) {
-    back.emplace_back(answers.data() + at, from[std::size_t(r)]);
-    at += from[std::size_t(r)];
-  }
+  for (const auto& list : asked) answers.push_back(tables::answer_requests(list, held_value));
+  for (const auto& a : answers) back.emplace_back(a);
   req.set_answers(comm.all_to_all(back));
   return req;
 }
@@ -231,7 +255,8 @@ std::vector<std::int8_t> build_cyclic_level(Comm& comm, HeldSlices& held, const 
         out.emplace_back(updates.data() + (at - updates.begin()), std::size_t(end - at));
         at = end;
       }
-      const std::vector<std::uint64_t> in = comm.all_to_all(out);
+      std::vector<std::uint64_t> in;
+      for (const auto& list : exchange_sorted(comm, out)) in.insert(in.end(), list.begin(), list.end());
       frontier = slice.apply(in, t);
     }
   }

@@ -102,6 +102,49 @@ class RemoteRequests {
   std::vector<std::int8_t> values_;     // by keys_ index
 };
 
+// Sorted 64-bit keys (non-decreasing: repeats allowed) as LEB128 varints of
+// their differences, the list starting from 0: what a builder sends instead
+// of 8 bytes a key.  A request round's keys for one owner lie close
+// together in its slice (a batch asks for a few values a position of 1/16
+// of the slices), and an Oware round's updates are sorted ranks, so most
+// differences take one or two bytes.  The level in a key's top bits (value
+// encoding) costs a long difference once a level.
+inline void append_sorted_varints(std::span<const std::uint64_t> sorted, std::vector<std::uint8_t>& out) {
+  std::uint64_t last = 0;
+  for (const std::uint64_t key : sorted) {
+    if (key < last) throw std::logic_error("append_sorted_varints: keys out of order");
+    std::uint64_t d = key - last;
+    last = key;
+    while (d >= 0x80) {
+      out.push_back(std::uint8_t(d | 0x80));
+      d >>= 7;
+    }
+    out.push_back(std::uint8_t(d));
+  }
+}
+
+// The keys of one such list (a whole list: it starts from 0).  Throws
+// std::runtime_error for bytes that are not one (a varint cut short or
+// longer than 64 bits, a sum beyond 64 bits).
+inline std::vector<std::uint64_t> read_sorted_varints(std::span<const std::uint8_t> bytes) {
+  std::vector<std::uint64_t> keys;
+  std::uint64_t last = 0;
+  for (std::size_t i = 0; i < bytes.size();) {
+    std::uint64_t d = 0;
+    for (int shift = 0;; shift += 7) {
+      if (i == bytes.size() || shift > 63) throw std::runtime_error("read_sorted_varints: a difference cut short or too long");
+      const std::uint8_t b = bytes[i++];
+      if (shift == 63 && (b & 0x7e)) throw std::runtime_error("read_sorted_varints: a difference beyond 64 bits");
+      d |= std::uint64_t(b & 0x7f) << shift;
+      if (!(b & 0x80)) break;
+    }
+    if (d > ~last) throw std::runtime_error("read_sorted_varints: a key beyond 64 bits");
+    last += d;
+    keys.push_back(last);
+  }
+  return keys;
+}
+
 // The owner's side: the values of the keys it received, in their order;
 // held(key) gives the value of a key this process owns.
 template <class Held>
