@@ -41,7 +41,8 @@ void on_root(Comm& comm, F&& f) {
 }
 
 // This process's slices of the levels built so far (ownership: slice r of
-// a level of S positions is [slice_begin(S, P, r), slice_begin(S, P, r+1))).
+// a level of S positions is [slice_begin(S, P, r, B), slice_begin(S, P, r+1, B)),
+// B the level files' block size).
 class HeldSlices {
  public:
   HeldSlices(const tables::BoardIndex& index, int parts, int me, std::uint64_t align)
@@ -52,7 +53,6 @@ class HeldSlices {
     }
   }
   std::uint64_t begin(int k, int r) const { return tables::slice_begin(index_.level_size(k), parts_, r, align_); }
-  std::uint64_t align() const { return align_; }
   std::uint64_t lo(int k) const { return lo_[std::size_t(k)]; }
   std::uint64_t hi(int k) const { return hi_[std::size_t(k)]; }
   int owner(std::uint64_t key) const {
@@ -95,9 +95,6 @@ class HeldSlices {
 // 256 (so that tiny levels do not take a collective per handful).
 std::uint64_t batch_positions(std::uint64_t slice) { return std::max<std::uint64_t>(256, slice / 16); }
 
-// One request round (collective): every process asks the owners for the
-// values of `keys` (the successors it does not hold), and answers the
-// others' requests from its own slices, with held(key).
 // A personalised exchange of sorted key lists (out[r] for rank r), each sent
 // as varint differences (append_sorted_varints, remote_values.hpp): the
 // lists received, one a rank, in rank order.

@@ -306,10 +306,6 @@ std::vector<std::uint8_t> level_header(const Ruleset& rules, int pits_per_side, 
   return w.bytes;
 }
 
-constexpr std::uint64_t kFnvOffset = kFnv1a64Offset;
-
-std::uint64_t fnv1a64_update(std::uint64_t h, const void* data, std::size_t size) { return fnv1a64_continue(h, data, size); }
-
 void check_format(const LevelFormat& format) {
   if (format.block_log2 < kMinBlockLog2 || format.block_log2 > kMaxBlockLog2)
     throw InputError("block size 2^" + std::to_string(format.block_log2) + " out of range (2^" + std::to_string(kMinBlockLog2) +
@@ -360,7 +356,7 @@ Codec parse_codec(const std::string& name) {
 LevelFileWriter::LevelFileWriter(const std::filesystem::path& dir, const Ruleset& rules, int pits_per_side, int seeds,
                                  std::uint64_t entries, const LevelFormat& format)
     : dir_(dir), file_(level_path(dir, seeds)), tmp_(file_.string() + ".tmp"), rules_(rules), pits_per_side_(pits_per_side),
-      seeds_(seeds), format_(format), entries_(entries), hash_(kFnvOffset) {
+      seeds_(seeds), format_(format), entries_(entries), hash_(kFnv1a64Offset) {
   check_format(format_);
   // A fresh file, not the inode of a .tmp that a process being stopped may
   // still hold open.
@@ -511,7 +507,7 @@ void finish_level_tmp(const std::filesystem::path& dir, const Ruleset& rules, in
 void LevelFileWriter::append(const std::int8_t* values, std::size_t n) {
   if (fd_ < 0) throw std::logic_error("LevelFileWriter: append after finish");
   if (written_ + n > entries_) throw std::logic_error("LevelFileWriter: more values than the level holds");
-  hash_ = fnv1a64_update(hash_, values, n);
+  hash_ = fnv1a64_continue(hash_, values, n);
   written_ += n;
   const std::size_t block = std::size_t(1) << format_.block_log2;
   if (!pending_.empty()) {  // complete the block begun by the last append
@@ -892,11 +888,11 @@ void MappedLevel::check_payload() const {
   // parallel, then hashed in order.
   const std::uint64_t chunk = std::uint64_t(256) << header_.block_log2;
   std::vector<std::int8_t> values(std::min(chunk, header_.entries));
-  std::uint64_t h = kFnvOffset;
+  std::uint64_t h = kFnv1a64Offset;
   for (std::uint64_t at = 0; at < header_.entries; at += chunk) {
     const std::uint64_t n = std::min(chunk, header_.entries - at);
     read_blocks(at, n, values.data(), true);
-    h = fnv1a64_update(h, values.data(), n);
+    h = fnv1a64_continue(h, values.data(), n);
   }
   if (h != header_.payload_hash) refuse(file_, "content hash mismatch (corrupt data)");
 }
