@@ -110,7 +110,7 @@ TEST(MoveSorter, SortGivesIndexesByOrderThenIndex) {
 
 // A plain unknown child, to be varied one input at a time.
 OrderChild plain(int pit, int gain = 0) {
-  return {.pit = pit, .exact = false, .exact_value = 0, .table_move = false, .extra_turn = false, .gain = gain, .replies = 0,
+  return {.pit = pit, .exact = false, .exact_value = 0, .extra_turn = false, .gain = gain, .replies = 0,
           .material = 0};
 }
 OrderChild exact(int pit, int value) {
@@ -122,7 +122,6 @@ OrderChild exact(int pit, int value) {
 // The unknown child that every term favours.
 OrderChild best_unknown() {
   OrderChild c = plain(kMaxPitsPerSide - 1, kMaxSeeds);
-  c.table_move = true;
   c.extra_turn = true;
   c.material = kMaxSeeds;
   return c;
@@ -149,22 +148,11 @@ TEST(MoveSorter, ExactChildrenComeBestFirstThenNearestTheStore) {
     EXPECT_GT(MoveSorter::order(node, exact(3, 5)), MoveSorter::order(node, exact(2, 5)));
     // Nothing but the value and the pit counts for a child of known value.
     OrderChild dressed = exact(2, 5);
-    dressed.table_move = true;
     dressed.extra_turn = true;
     dressed.gain = 9;
     dressed.replies = 4;
     dressed.material = 7;
     EXPECT_EQ(MoveSorter::order(node, dressed), MoveSorter::order(node, exact(2, 5)));
-  }
-}
-
-TEST(MoveSorter, TheTableMoveComesBeforeOtherUnknownMoves) {
-  for (const OrderNode& node : kNodes) {
-    OrderChild table = worst_unknown();
-    table.table_move = true;
-    OrderChild other = best_unknown();
-    other.table_move = false;
-    EXPECT_GT(MoveSorter::order(node, table), MoveSorter::order(node, other));
   }
 }
 
@@ -176,7 +164,6 @@ TEST(MoveSorter, AnExtraTurnComesBeforeAPlainMove) {
       extra.gain = gain;
       OrderChild other = best_unknown();
       other.extra_turn = false;
-      other.table_move = false;
       other.gain = gain;
       EXPECT_GT(MoveSorter::order(node, extra), MoveSorter::order(node, other)) << "equal gain " << gain;
       other.gain = kMaxSeeds;

@@ -5,12 +5,12 @@
 // at, are in results/README.md, "Move-ordering and search-parameter
 // measurements".
 //
-// Highest first:
+// The transposition table's best move is not among them: the search plays
+// and searches it alone first (search.hpp, "staged").  Highest first:
 //   - children of known value (the game ended, or the child is inside the
 //     endgame tables), best value first, then by pit: they cost nothing and
 //     may settle the node before any search;
 //   - then the others by the sum of
-//       2^20 for the transposition table's best move,
 //       2^16 for an extra turn,
 //       64 a seed of gain,
 //       -8 a reply left to the opponent (a player behind, plain moves),
@@ -36,7 +36,6 @@ struct OrderChild {
   int pit;           // mover-relative, 0-based
   bool exact;        // the move's value is known now (game over, or the child is in the tables)
   int exact_value;   // the move's value, when `exact`
-  bool table_move;   // the node's best move in the transposition table
   bool extra_turn;   // the mover moves again
   int gain;          // change of the store difference, seen by the mover
   int replies;       // the opponent's legal moves after the move; read only if counts_replies()
@@ -47,7 +46,6 @@ struct OrderChild {
 class MoveSorter {
  public:
   static constexpr int kExact = 1 << 24;
-  static constexpr int kTableMove = 1 << 20;
   static constexpr int kExtraTurn = 1 << 16;
   static constexpr int kPerSeedOfGain = 64;
   static constexpr int kPerReply = 8;
@@ -81,7 +79,7 @@ class MoveSorter {
   // A pure function of its inputs; higher is tried first.
   static int order(const OrderNode& node, const OrderChild& c) {
     if (c.exact) return kExact + c.exact_value * kPerSeedOfGain + c.pit;
-    int o = (c.table_move ? kTableMove : 0) + (c.extra_turn ? kExtraTurn : 0) + c.gain * kPerSeedOfGain + c.pit;
+    int o = (c.extra_turn ? kExtraTurn : 0) + c.gain * kPerSeedOfGain + c.pit;
     if (counts_replies(node, c.exact, c.extra_turn)) o -= kPerReply * c.replies;
     if (weighs_material(node, c.exact)) o += kPerSeedOfMaterial * c.material;
     return o;

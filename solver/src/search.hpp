@@ -96,25 +96,6 @@ class Worker {
     const int hi_window = std::min(beta, b.upper);
 
     const int child_depth = depth == kExactDepth ? kExactDepth : depth - 1;
-    Child kids[kMoves];
-    std::uint8_t seq[kMoves];
-    const int n = expand(p, b.move, kids, seq, hi_window <= 0);
-
-    // Enhanced transposition cut-off: a child's stored bound may already
-    // refute this node without searching anything.
-    int known = 0;  // children of exact value, sorted first
-    while (known < n && kids[seq[known]].exact) ++known;
-    const bool settled = known > 0 && kids[seq[0]].exact_value >= hi_window;
-    for (int i = known; i < n && seeds >= kEtcMinSeeds && !settled; ++i) {
-      const Child& c = kids[seq[i]];
-      Bounds cb{-c.seeds, c.seeds, -1};
-      if (!s_.tt.probe(c.key, cb, child_depth)) continue;
-      const int at_least = move_value(c.extra, c.delta, c.extra ? cb.lower : cb.upper);
-      if (at_least >= hi_window) {
-        s_.tt.store(key, at_least, b.upper, c.pit, 0, depth);
-        return at_least;
-      }
-    }
 
     // ABDADA: every thread searches the whole tree, and a child that
     // another thread is searching is put off until this node's other
@@ -148,6 +129,38 @@ class Worker {
       return alpha_now >= hi_window;
     };
     bool cut = false;
+    // Staged: below the enhanced transposition cut-offs, the transposition
+    // table's move is played and searched alone before the other moves are
+    // generated.  It usually refutes the node (it did last time), and then
+    // the other children's sowing, ranks and order are never computed.
+    Child first;
+    int staged = -1;
+    if (b.move >= 0 && (R::legal_moves(p) >> b.move & 1u)) {
+      staged = b.move;
+      make_child(p, staged, first);
+      cut = consider(first);
+      if (aborted_) return 0;
+    }
+    Child kids[kMoves];
+    std::uint8_t seq[kMoves];
+    const int n = cut ? 0 : expand(p, staged, kids, seq, hi_window <= 0);
+
+    // Enhanced transposition cut-off: a child's stored bound may already
+    // refute this node without searching anything.
+    if (seeds >= kEtcMinSeeds && n > 0 && !(kids[seq[0]].exact && kids[seq[0]].exact_value >= hi_window)) {
+      for (int i = 0; i < n; ++i) {
+        const Child& c = kids[seq[i]];
+        if (c.exact) continue;
+        Bounds cb{-c.seeds, c.seeds, -1};
+        if (!s_.tt.probe(c.key, cb, child_depth)) continue;
+        const int at_least = move_value(c.extra, c.delta, c.extra ? cb.lower : cb.upper);
+        if (at_least >= hi_window) {
+          if constexpr (kCycles) path_.pop_back();
+          s_.tt.store(key, at_least, b.upper, c.pit, 0, depth);
+          return at_least;
+        }
+      }
+    }
     for (int i = 0; i < n && !cut; ++i) {
       const Child& c = kids[seq[i]];
       if (marks && !c.exact && c.seeds > s_.table_seeds + s_.marks_above_tables && s_.busy.busy(c.key)) {
@@ -218,62 +231,28 @@ class Worker {
   // expect_cut: the node's window asks the mover for no gain from the board
   // (hi_window <= 0).  Such nodes almost always fail high (a refutation is
   // found), the others mostly fail low (counted in a Kalah(6,4) solve; see
-  // results/README.md).  The order of the children is MoveSorter's.
-  int expand(const Position& p, int table_move, Child* kids, std::uint8_t* seq, bool expect_cut) const {
+  // results/README.md).  The order of the children is MoveSorter's.  `skip`
+  // (or -1) is a move already searched at the node (the staged one): left out.
+  int expand(const Position& p, int skip, Child* kids, std::uint8_t* seq, bool expect_cut) const {
     assume_width(p);
     int n = 0;
     const int before = p.store_difference();
     const std::int8_t* table_value[kMaxPitsPerSide];
-    const int direct_seeds = int(s_.level_base.size());  // children with fewer are read at their rank
     const OrderNode node{before < 0, expect_cut};
     int order[kMaxPitsPerSide];
-    for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1, ++n) {
-      Child& c = kids[n];
-      c.pit = std::countr_zero(rest);
-      c.pos = p;
-      assume_width(c.pos);
-      const MoveResult r = R::play(c.pos, c.pit);
-      assume_width(c.pos);
-      c.extra = r.extra_turn;
-      c.game_over = r.game_over;
-      c.delta = move_gain(c.pos, c.extra, before);
-      table_value[n] = nullptr;
-      if (!c.game_over) {
-        c.seeds = c.pos.board_seeds();
-        const std::uint64_t rank = s_.index.rank(c.pos.pits.data(), c.seeds);
-        if (c.seeds < direct_seeds) {
-          table_value[n] = s_.level_base[std::size_t(c.seeds)] + rank;
-          __builtin_prefetch(table_value[n]);
-        } else {
-          c.key = (s_.index.level_offset(c.seeds) + rank) | s_.side_bit(c.pos);
-          if (c.seeds > s_.table_seeds) s_.tt.prefetch(c.key);
-        }
-      }
-    }
+    MoveMask moves = R::legal_moves(p);
+    if (skip >= 0) moves &= ~(MoveMask(1) << skip);
+    for (MoveMask rest = moves; rest; rest &= rest - 1, ++n)
+      table_value[n] = play_child(p, std::countr_zero(rest), before, kids[n]);
     for (int i = 0; i < n; ++i) {
       Child& c = kids[i];
-      c.exact = c.game_over;
-      c.exact_value = c.delta;
-      // A child inside the endgame tables has its exact value now, without
-      // a node of its own (the tables' values are path-independent, so
-      // this is sound in Oware too).
-      int tv = kNoTableValue;
-      if (table_value[i]) {
-        tv = *table_value[i];
-      } else if (int v; !c.game_over && c.seeds <= s_.table_seeds && s_.tables->probe(c.pos, v)) {
-        tv = v;
-      }
-      if (tv != kNoTableValue) {
-        c.exact = true;
-        c.exact_value = move_value(c.extra, c.delta, tv);
-      }
+      settle_child(c, table_value[i]);
       // The inputs that the order reads, and only those (MoveSorter says
       // which): a child's replies and material cost a pass over its rows.
       const OrderChild o{
           .pit = c.pit,
           .exact = c.exact,
           .exact_value = c.exact_value,
-          .table_move = c.pit == table_move,
           .extra_turn = c.extra,
           .gain = c.delta,
           .replies = MoveSorter::counts_replies(node, c.exact, c.extra) ? MoveSorter::count_moves(R::legal_moves(c.pos)) : 0,
@@ -283,6 +262,54 @@ class Worker {
     }
     MoveSorter::sort(order, n, seq);
     return n;
+  }
+
+  // One child, played and settled at once (the staged move).
+  void make_child(const Position& p, int pit, Child& c) const { settle_child(c, play_child(p, pit, p.store_difference(), c)); }
+
+  // Plays `pit` into c and computes its gain, seeds and key; a child in the
+  // levels read at their rank returns where its value is (prefetched, to be
+  // read by settle_child once the node's other children are played, so that
+  // the misses overlap), else null.  The child's transposition-table cluster
+  // is prefetched too.
+  const std::int8_t* play_child(const Position& p, int pit, int before, Child& c) const {
+    c.pit = pit;
+    c.pos = p;
+    assume_width(c.pos);
+    const MoveResult r = R::play(c.pos, c.pit);
+    assume_width(c.pos);
+    c.extra = r.extra_turn;
+    c.game_over = r.game_over;
+    c.delta = move_gain(c.pos, c.extra, before);
+    if (c.game_over) return nullptr;
+    c.seeds = c.pos.board_seeds();
+    const std::uint64_t rank = s_.index.rank(c.pos.pits.data(), c.seeds);
+    if (c.seeds < int(s_.level_base.size())) {  // read at its rank
+      const std::int8_t* v = s_.level_base[std::size_t(c.seeds)] + rank;
+      __builtin_prefetch(v);
+      return v;
+    }
+    c.key = (s_.index.level_offset(c.seeds) + rank) | s_.side_bit(c.pos);
+    if (c.seeds > s_.table_seeds) s_.tt.prefetch(c.key);
+    return nullptr;
+  }
+
+  // Whether the child's value is known now, and what it is.  A child inside
+  // the endgame tables has its exact value now, without a node of its own
+  // (the tables' values are path-independent, so this is sound in Oware too).
+  void settle_child(Child& c, const std::int8_t* table_value) const {
+    c.exact = c.game_over;
+    c.exact_value = c.delta;
+    int tv = kNoTableValue;
+    if (table_value) {
+      tv = *table_value;
+    } else if (int v; !c.game_over && c.seeds <= s_.table_seeds && s_.tables->probe(c.pos, v)) {
+      tv = v;
+    }
+    if (tv != kNoTableValue) {
+      c.exact = true;
+      c.exact_value = move_value(c.extra, c.delta, tv);
+    }
   }
 
   int value_of(const Child& c, int alpha, int beta, int ply, int depth, bool& tainted) {

@@ -51,7 +51,7 @@ struct Solver::Impl {
   // In-memory level tables of the last solve.
   detail::LevelTableCache level_tables;
 
-  Impl(const Ruleset& r, const SolveOptions& o) : rules(r), options(o), tt(o.tt_megabytes) {
+  Impl(const Ruleset& r, const SolveOptions& o) : rules(r), options(o), tt(o.tt_megabytes, o.threads > 1) {
     if (o.threads < 1) throw InputError("--threads must be at least 1");
     if (o.deepening_depth < 0 || o.deepening_depth >= kExactDepth)
       throw InputError("--deepening must be between 0 and " + std::to_string(kExactDepth - 1));

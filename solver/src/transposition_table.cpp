@@ -13,17 +13,23 @@ namespace mancala::solver {
 
 namespace {
 
+// The cluster's lock, taken only when the table is shared (null: not).
 class SpinLock {
  public:
-  explicit SpinLock(std::atomic<std::uint32_t>& word) : word_(word) {
-    while (word_.exchange(1, std::memory_order_acquire))
-      while (word_.load(std::memory_order_relaxed)) {
+  explicit SpinLock(std::atomic<std::uint32_t>* word) : word_(word) {
+    if (!word_) return;
+    while (word_->exchange(1, std::memory_order_acquire))
+      while (word_->load(std::memory_order_relaxed)) {
       }
   }
-  ~SpinLock() { word_.store(0, std::memory_order_release); }
+  ~SpinLock() {
+    if (word_) word_->store(0, std::memory_order_release);
+  }
+  SpinLock(const SpinLock&) = delete;
+  SpinLock& operator=(const SpinLock&) = delete;
 
  private:
-  std::atomic<std::uint32_t>& word_;
+  std::atomic<std::uint32_t>* word_;
 };
 
 constexpr unsigned kMoveBits = 5;
@@ -32,7 +38,7 @@ unsigned meta_work(std::uint16_t meta) { return meta >> kMoveBits; }
 
 }  // namespace
 
-TranspositionTable::TranspositionTable(std::size_t megabytes) {
+TranspositionTable::TranspositionTable(std::size_t megabytes, bool shared) : shared_(shared) {
   const std::size_t physical = std::size_t(sysconf(_SC_PHYS_PAGES)) * std::size_t(sysconf(_SC_PAGE_SIZE));
   const std::size_t bytes = megabytes << 20;
   if (megabytes == 0) throw InputError("--tt-mb must be at least 1");
@@ -60,7 +66,7 @@ void TranspositionTable::clear() {
 
 bool TranspositionTable::probe(std::uint64_t key, Bounds& b, int depth) const {
   Cluster& c = cluster_of(key);
-  SpinLock guard(c.lock);
+  SpinLock guard(shared_ ? &c.lock : nullptr);
   for (int i = 0; i < 4; ++i) {
     if (c.key[i] == key && meta_work(c.meta[i]) != 0) {
       b.move = int(meta_move(c.meta[i])) - 1;
@@ -76,7 +82,7 @@ bool TranspositionTable::probe(std::uint64_t key, Bounds& b, int depth) const {
 void TranspositionTable::store(std::uint64_t key, int lower, int upper, int move, unsigned work, int depth) {
   Cluster& c = cluster_of(key);
   unsigned w = std::min(work, (1u << (16 - kMoveBits)) - 2) + 1;
-  SpinLock guard(c.lock);
+  SpinLock guard(shared_ ? &c.lock : nullptr);
   int slot = -1;
   for (int i = 0; i < 4; ++i) {
     if (c.key[i] == key && meta_work(c.meta[i]) != 0) {

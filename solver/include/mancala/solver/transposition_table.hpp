@@ -16,7 +16,9 @@
 // node count), the first such slot on a tie.  Each cluster has a spinlock:
 // readers and writers copy whole entries under it, so a torn entry can never
 // be read, whatever the number of threads.  With two cores the lock is
-// almost never contended.
+// almost never contended.  A table that one thread alone uses (a solve on one
+// thread) takes no lock: the locked exchange is a full barrier, a cost on
+// every probe and store.
 #pragma once
 
 #include <atomic>
@@ -42,8 +44,10 @@ class TranspositionTable {
  public:
   static constexpr int kNoMove = -1;
 
-  // Throws InputError if `megabytes` exceeds the machine's memory or cannot be mapped.
-  explicit TranspositionTable(std::size_t megabytes);
+  // Throws InputError if `megabytes` exceeds the machine's memory or cannot be
+  // mapped.  `shared`: several threads probe and store at once (then every
+  // cluster access is under its lock).
+  explicit TranspositionTable(std::size_t megabytes, bool shared = true);
   ~TranspositionTable();
   TranspositionTable(const TranspositionTable&) = delete;
   TranspositionTable& operator=(const TranspositionTable&) = delete;
@@ -81,6 +85,7 @@ class TranspositionTable {
   }
 
   Cluster* table_ = nullptr;
+  bool shared_ = true;
   std::size_t clusters_ = 0;
   int shift_ = 64;
 };
