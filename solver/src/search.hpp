@@ -129,10 +129,12 @@ class Worker {
       return alpha_now >= hi_window;
     };
     bool cut = false;
-    // Staged: below the enhanced transposition cut-offs, the transposition
-    // table's move is played and searched alone before the other moves are
-    // generated.  It usually refutes the node (it did last time), and then
-    // the other children's sowing, ranks and order are never computed.
+    // Staged: the transposition table's move is played and searched alone,
+    // before the other moves are generated and before the enhanced
+    // transposition cut-offs probe their entries.  It usually refutes the
+    // node (it did last time), and then the other children's sowing, ranks,
+    // order and probes are never computed.  Like the eldest child of ABDADA,
+    // it is searched even when another thread is busy with it.
     Child first;
     int staged = -1;
     if (b.move >= 0 && (R::legal_moves(p) >> b.move & 1u)) {
