@@ -1,5 +1,7 @@
 #include "distributed_build.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
 #include "mancala/tables/acyclic_positions.hpp"
+#include "mancala/tables/acyclic_slice.hpp"
 #include "mancala/tables/cyclic_slice.hpp"
 #include "mancala/tables/phi_buckets.hpp"
 #include "mancala/tables/remote_values.hpp"
@@ -148,53 +151,95 @@ std::int8_t owned_value(const HeldSlices& held, std::uint64_t key) {
   return held.held(s, r);
 }
 
+// One round of requests for the acyclic build (collective): every process
+// sends each owner the keys it asks of it, 8 bytes a key in the order asked
+// (repeats and all: sorting and merging them cost more time than the bytes
+// they save between processes of one machine, measured in
+// results/README.md), and gets one value a key back, in the same order;
+// answer(key) values the keys asked of this process.
+template <class Answer>
+std::vector<std::int8_t> exchange_requests(Comm& comm, const tables::ExitRequests& req, const Answer& answer) {
+  std::vector<std::span<const std::uint64_t>> out;
+  for (const auto& keys : req.keys) out.emplace_back(keys);
+  std::vector<std::uint64_t> from;
+  const std::vector<std::uint64_t> asked = comm.all_to_all(out, &from);
+  std::vector<std::int8_t> answers(asked.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, asked.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) answers[i] = answer(asked[i]);
+  });
+  std::vector<std::span<const std::int8_t>> back;
+  for (std::size_t r = 0, at = 0; r < from.size(); at += from[r++]) back.emplace_back(answers.data() + at, from[r]);
+  return comm.all_to_all(back);
+}
+
+// Positions of a slice valued per round of phase 1 (acyclic_slice.hpp): 1/16
+// of the slice, whole words of its in-level bits, at least 4096 (so that
+// small levels do not take a collective per handful) and at most 2^20
+// (a round's requests take about 50 bytes a position of the batch).
+std::uint64_t exit_batch_positions(std::uint64_t slice) {
+  const std::uint64_t align = tables::AcyclicSlice<KalahRules<false>>::kBatchAlign;
+  return std::clamp<std::uint64_t>((slice / 16 + align - 1) / align * align, 4096, std::uint64_t(1) << 20);
+}
+
+// Positions of a Phi bucket valued per round of phase 2: a round's requests
+// take about 20 bytes a position, and one round a bucket is the fewest.
+constexpr std::uint64_t kInLevelBatch = std::uint64_t(1) << 20;
+
 template <class R>
 std::vector<std::int8_t> build_acyclic_level(Comm& comm, HeldSlices& held, const tables::BoardIndex& index, int m, int k,
                                              std::uint64_t* requested, DistributedProgress* progress) {
-  const std::uint64_t lo = held.lo(k), hi = held.hi(k);
-  const tables::PhiBuckets buckets(index, m, k, lo, hi);  // this slice's ranks, by Phi
-  std::vector<std::int8_t> level(hi - lo, tables::kUnknownValue);
-  held.note_extra(level.size());
-  const std::uint64_t batch = batch_positions(hi - lo);
-  auto local = [&](int s, std::uint64_t r) { return s == k ? (r >= lo && r < hi) : held.holds(s, r); };
-  // Answers for the others: lower levels from the slices, level k from `level`.
-  auto answer = [&](std::uint64_t key) -> std::int8_t {
-    const int s = tables::key_seeds(key);
-    const std::uint64_t r = tables::key_rank(key);
-    if (s == k) {
-      if (r < lo || r >= hi) throw std::logic_error("asked for an in-level value this process does not own");
-      const std::int8_t v = level[r - lo];
-      if (v == tables::kUnknownValue) throw std::logic_error("asked for an in-level value not computed yet");
-      return v;
-    }
-    return owned_value(held, key);
+  const std::uint64_t lo = held.lo(k), hi = held.hi(k), size = index.level_size(k);
+  tables::AcyclicSlice<R> slice(index, m, k, lo, hi);
+  held.note_extra(hi - lo);
+  auto owner = [&](std::uint64_t key) { return held.owner(key); };
+  auto held_value = [&](int s, std::uint64_t r) -> const std::int8_t* {
+    return held.holds(s, r) ? held.slice(s).data() + (r - held.lo(s)) : nullptr;
   };
-  std::vector<std::int8_t> out;
+  std::uint64_t counted = 0;  // positions added to the progress (the same on every process)
+  auto count = [&](std::uint64_t n) {
+    if (!progress) return;
+    const std::uint64_t all = comm.sum(n) / 2;
+    counted += all;
+    progress->positions_done += all;
+  };
+  tables::ExitRequests req(comm.size());
+  // Phase 1: the exits, a batch of the slice at a time, in rank order.
+  const std::uint64_t batch = exit_batch_positions(hi - lo);
+  const std::uint64_t exit_rounds = comm.max((hi - lo + batch - 1) / batch);
+  for (std::uint64_t round = 0; round < exit_rounds; ++round) {
+    const std::uint64_t a = std::min(hi, lo + round * batch), b = std::min(hi, a + batch);
+    req.clear();
+    if (a < b) slice.value_exits(a, b, held_value, owner, req);
+    *requested += req.size();
+    slice.fold(req, exchange_requests(comm, req, [&](std::uint64_t key) { return owned_value(held, key); }));
+    count(b - a);
+  }
+  // Phase 2: the moves within the level, bucket by bucket from the largest
+  // Phi down, every process in step (one round per batch of a bucket).
+  const tables::PhiBuckets& buckets = slice.order_by_phi();
+  auto in_level_value = [&](std::uint64_t key) {
+    if (tables::key_seeds(key) != k) throw std::logic_error("asked for a lower level in phase 2");
+    return slice.final_value(tables::key_rank(key));
+  };
   std::vector<std::uint64_t> batch_ranks;
   for (int phi = buckets.max_phi(); phi >= 0; --phi) {
     const std::uint64_t in_bucket = buckets.bucket_size(phi);
-    // Every process takes part in as many rounds as the one with most to do.
-    const std::uint64_t rounds = comm.max((in_bucket + batch - 1) / batch);
-    for (std::uint64_t round = 0; round < rounds; ++round) {
-      const std::uint64_t a = std::min<std::uint64_t>(in_bucket, round * batch);
-      buckets.ranks(phi, a, std::min<std::uint64_t>(in_bucket, a + batch) - a, batch_ranks);
+    const std::uint64_t per_round = kInLevelBatch;
+    const std::uint64_t bucket_rounds = comm.max((in_bucket + per_round - 1) / per_round);
+    for (std::uint64_t round = 0; round < bucket_rounds; ++round) {
+      const std::uint64_t a = std::min<std::uint64_t>(in_bucket, round * per_round);
+      buckets.ranks(phi, a, std::min<std::uint64_t>(in_bucket, a + per_round) - a, batch_ranks);
       const std::span<const std::uint64_t> ranks(batch_ranks);
-      std::vector<std::uint64_t> keys;  // one process holds everything: nothing to ask
-      if (comm.size() > 1) keys = tables::successor_keys<R>(index, m, k, ranks, [&](int s, std::uint64_t r) { return !local(s, r); });
-      const tables::RemoteRequests remote = fetch(comm, held, std::move(keys), answer, requested);
-      out.resize(ranks.size());
-      tables::solve_acyclic_positions_with<R>(
-          index, m, k,
-          [&](int s, std::uint64_t r) -> int {
-            if (s == k) return r >= lo && r < hi ? level[r - lo] : remote.value(tables::value_key(s, r));
-            return held.holds(s, r) ? held.held(s, r) : remote.value(tables::value_key(s, r));
-          },
-          ranks, out.data());
-      for (std::size_t i = 0; i < ranks.size(); ++i) level[ranks[i] - lo] = out[i];
-      if (progress) progress->positions_done += comm.sum(ranks.size());
+      req.clear();
+      slice.value_in_level(ranks, owner, req);
+      *requested += req.size();
+      slice.fold(req, exchange_requests(comm, req, in_level_value));
+      slice.finish(ranks);
+      count(ranks.size());
     }
   }
-  return level;
+  if (progress) progress->positions_done += size - std::min(size, counted);
+  return std::move(slice).values();
 }
 
 // lower(s)[rank] for the Oware scan: held, or fetched this round.
@@ -511,8 +556,8 @@ std::uint64_t distributed_memory_estimate(const Ruleset& rules, int pits_per_sid
   std::uint64_t bytes = index.level_offset(max_seeds + 1) / p + std::uint64_t(max_seeds) + 1;  // a slice of every level
   if (rules.game == Game::Oware)  // the slice's cells, frontier and update buffers (about 3 predecessors each)
     bytes += slice * (4 + 8 + 2 * 3 * 8);
-  else
-    bytes += (slice < tables::PhiBuckets::kNarrowBelow ? 4 : 8) * slice;  // the slice's Phi order
+  else  // the Phi order of the slice's positions with in-level moves (at most all), their bits, a round's requests
+    bytes += (slice < tables::PhiBuckets::kNarrowBelow ? 4 : 8) * slice + slice / 8 + (std::uint64_t(50) << 20);
   bytes += 3 * slice;    // a request round's keys and answers (batch_positions)
   return bytes;
 }

@@ -7,19 +7,19 @@
 // contiguous blocks of board ranks, process r holding
 // [slice_begin(S, P, r), slice_begin(S, P, r + 1)), i.e. floor(S r / P) on.
 // The values of successors held elsewhere are fetched in request rounds:
-// for a batch of its positions (at most 1/16 of its slice, at least 256)
-// each process lists the (level, rank) keys of the successors it does not
-// hold, deduplicates them and sends one list per owner in one all-to-all;
-// the owners answer with the 1-byte values in a second all-to-all.  Every
+// each process lists the (level, rank) keys of the children it does not
+// hold for a batch of its positions and sends one list per owner in one
+// all-to-all; the owners answer with the 1-byte values in a second.  Every
 // process takes part in as many rounds as the busiest one.
 //
 // How a level is built:
-//  * Kalah, BrainKing, Congkak (acyclic levels): each process cuts its slice
-//    into buckets of equal potential Phi (phi_buckets.hpp) and goes through
-//    them from the largest Phi down, all processes in step (one request
-//    round per batch of a bucket): a position's in-level successors have a
-//    larger Phi, so their owners have computed them in earlier buckets.
-//    Its exits to lower levels are fetched in the same rounds.
+//  * Kalah, BrainKing, Congkak (acyclic levels; acyclic_slice.hpp): first
+//    the exits of each process's slice, in rank order, batches of up to
+//    2^20 positions with a request round each (8-byte keys as asked);
+//    then the positions that have in-level moves, sorted by potential Phi
+//    (phi_buckets.hpp), bucket by bucket from the largest Phi down, all
+//    processes in step: a position's in-level successors have a larger
+//    Phi, so their owners valued them in earlier buckets.
 //  * Oware (cyclic levels): each process's slice keeps the retrograde state
 //    of its positions (cyclic_slice.hpp).  The exits are valued first, a
 //    batch of the slice at a time, with a request round each.  Then every

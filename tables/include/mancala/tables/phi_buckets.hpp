@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <array>
+#include <concepts>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -49,12 +50,20 @@ class PhiBuckets {
   // slice).  narrow_below is for tests of the 8-byte layout on small levels.
   PhiBuckets(const BoardIndex& index, int m, int k, std::uint64_t first, std::uint64_t last,
              std::uint64_t narrow_below = kNarrowBelow)
+      : PhiBuckets(index, m, k, first, last, [](std::uint64_t) { return true; }, narrow_below) {}
+  // Only the ranks r of [first, last) for which keep(r) holds (called from
+  // several threads, twice a rank): a distributed build orders by Phi only
+  // the positions that have moves within the level (acyclic_slice.hpp).
+  template <class Keep>
+    requires std::predicate<const Keep&, std::uint64_t>
+  PhiBuckets(const BoardIndex& index, int m, int k, std::uint64_t first, std::uint64_t last, const Keep& keep,
+             std::uint64_t narrow_below = kNarrowBelow)
       : max_phi_(k * m), first_(first), offsets_(std::size_t(k * m) + 2, 0) {
     if (first > last || last > index.level_size(k)) throw std::logic_error("PhiBuckets: bad range");
     if (last - first < narrow_below)
-      sort_by_phi(index, m, k, last, narrow_);
+      sort_by_phi(index, m, k, last, keep, narrow_);
     else
-      sort_by_phi(index, m, k, last, wide_);
+      sort_by_phi(index, m, k, last, keep, wide_);
   }
 
   int max_phi() const { return max_phi_; }
@@ -83,8 +92,8 @@ class PhiBuckets {
  private:
   bool wide() const { return !wide_.empty(); }
 
-  template <class Offset>
-  void sort_by_phi(const BoardIndex& index, int m, int k, std::uint64_t last, std::vector<Offset>& order) {
+  template <class Keep, class Offset>
+  void sort_by_phi(const BoardIndex& index, int m, int k, std::uint64_t last, const Keep& keep, std::vector<Offset>& order) {
     const std::uint64_t first = first_, size = last - first;
     const std::size_t buckets = std::size_t(max_phi_) + 1;
     const std::size_t chunks = std::size_t(std::min<std::uint64_t>(256, std::max<std::uint64_t>(1, size / 4096)));
@@ -95,7 +104,8 @@ class PhiBuckets {
       const std::uint64_t lo = chunk_begin(c), hi = chunk_begin(c + 1);
       if (lo == hi) return;
       index.unrank(lo, k, board.data());
-      for (std::uint64_t rank = lo; rank != hi; ++rank, index.next(board.data())) f(rank, potential(board.data(), m));
+      for (std::uint64_t rank = lo; rank != hi; ++rank, index.next(board.data()))
+        if (keep(rank)) f(rank, potential(board.data(), m));
     };
     std::vector<std::uint64_t> count(chunks * buckets, 0);  // [chunk][phi]
     tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
@@ -113,7 +123,7 @@ class PhiBuckets {
       }
     }
     offsets_[buckets] = at;
-    order.resize(size);
+    order.resize(at);
     tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
       for_chunk(c, [&](std::uint64_t rank, int phi) { order[count[c * buckets + std::size_t(phi)]++] = Offset(rank - first); });
     });

@@ -1,0 +1,306 @@
+// One process's slice [lo, hi) of an acyclic level (Kalah, BrainKing,
+// Congkak) in a distributed build, valued in two phases so that each
+// position's moves are played once where possible and no position waits for
+// another process without need:
+//
+//  1. Exits, in rank order.  A move that ends the game or leaves seeds in a
+//     store (its child is in a lower level, complete everywhere) is valued
+//     at once when this process holds the child, and otherwise asked of the
+//     child's owner (ExitRequests) and folded in when the answer comes.  The
+//     slice is stepped through (BoardIndex::next), never decoded rank by
+//     rank, and the batches need no order between processes.  A position
+//     none of whose moves stays in the level is final after this phase.
+//  2. Moves within the level, in Phi order (phi_buckets.hpp): only the
+//     positions that have one (about 5/6 of a 6-pit Kalah level) are sorted
+//     by Phi and replayed, and only their in-level children are looked up,
+//     here or from their owners.  A child has a larger Phi than its parent
+//     (DESIGN.md section 4), so with every process going through the
+//     buckets from the largest Phi down in step, it is final before it is
+//     asked for.  (Rounds of depth-first walks that ask other processes for
+//     children until none is waiting were tried instead: one round with one
+//     process, but 16 to 18 rounds with two on Kalah 6-pit levels 17 and 18,
+//     each walking again the positions still blocked, and twice as slow.)
+//
+// What a position holds meanwhile is the best of the moves folded in so far
+// (kUnknownValue: none yet; a table value is never -128) over its exits,
+// and a bit while its in-level moves are still to come.  Nothing here communicates:
+// tables/mpi/ hands the requests to their owners, and tests do it by hand.
+#pragma once
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "mancala/rules.hpp"
+#include "mancala/valuation.hpp"
+#include "mancala/tables/board_index.hpp"
+#include "mancala/tables/phi_buckets.hpp"
+#include "mancala/tables/value_encoding.hpp"
+
+namespace mancala::tables {
+
+// A move whose child's value another process holds: the position it is
+// played from (its offset in the slice) and what it gains.
+struct WaitingMove {
+  std::uint64_t offset;
+  std::int16_t gain;
+  bool extra_turn;
+};
+
+// The children asked of other processes in one round, grouped by owner:
+// keys[r][j] (value_key(), any order, repeats allowed) is the child of
+// waiting[r][j].  Owner r answers keys[r] with one value each, in order.
+struct ExitRequests {
+  explicit ExitRequests(int parts) : keys(std::size_t(parts)), waiting(std::size_t(parts)) {}
+  std::vector<std::vector<std::uint64_t>> keys;
+  std::vector<std::vector<WaitingMove>> waiting;
+  std::uint64_t size() const {
+    std::uint64_t n = 0;
+    for (const auto& k : keys) n += k.size();
+    return n;
+  }
+  void clear() {
+    for (auto& k : keys) k.clear();
+    for (auto& w : waiting) w.clear();
+  }
+  void append(ExitRequests& more) {
+    for (std::size_t r = 0; r < keys.size(); ++r) {
+      keys[r].insert(keys[r].end(), more.keys[r].begin(), more.keys[r].end());
+      waiting[r].insert(waiting[r].end(), more.waiting[r].begin(), more.waiting[r].end());
+    }
+  }
+};
+
+template <class R>
+class AcyclicSlice {
+ public:
+  // Phase 1's batches start at offsets that are multiples of this (whole
+  // words of the in-level bits, so that threads never share one).
+  static constexpr std::uint64_t kBatchAlign = 64;
+
+  AcyclicSlice(const BoardIndex& index, int m, int k, std::uint64_t lo, std::uint64_t hi)
+      : index_(index), m_(m), k_(k), lo_(lo), hi_(hi), level_(hi - lo, kUnknownValue), in_level_((hi - lo + 63) / 64, 0) {
+    if (lo > hi || hi > index.level_size(k)) throw std::logic_error("AcyclicSlice: bad range");
+  }
+
+  std::uint64_t lo() const { return lo_; }
+  std::uint64_t hi() const { return hi_; }
+
+  // Phase 1 for the ranks [a, b) of the slice (a - lo a multiple of
+  // kBatchAlign).  held(s, r) points at the value of rank r of lower level s
+  // when this process holds it, else is null; owner(key) is the process to
+  // ask.  The requests are added to `out`.
+  template <class Held, class Owner>
+  void value_exits(std::uint64_t a, std::uint64_t b, const Held& held, const Owner& owner, ExitRequests& out) {
+    if (a < lo_ || b > hi_ || a > b || (a - lo_) % kBatchAlign != 0) throw std::logic_error("AcyclicSlice: bad batch");
+    with_width([&](auto width) { value_exits_of<decltype(width)::value>(a, b, held, owner, out); });
+  }
+
+  // The answers to `req` (every owner's, concatenated in owner order).
+  void fold(const ExitRequests& req, std::span<const std::int8_t> answers) {
+    std::size_t at = 0;
+    for (const auto& waiting : req.waiting) {
+      if (answers.size() - at < waiting.size()) throw std::logic_error("AcyclicSlice: too few answers");
+      for (const WaitingMove& w : waiting) {
+        const std::int8_t v = answers[at++];
+        if (v == kUnknownValue) throw std::logic_error("AcyclicSlice: an unknown value in an answer");
+        improve(w.offset, move_value(w.extra_turn, w.gain, v));
+      }
+    }
+    if (at != answers.size()) throw std::logic_error("AcyclicSlice: too many answers");
+  }
+
+  // After phase 1 (every exit folded in): the positions with in-level moves
+  // by Phi, for phase 2.
+  const PhiBuckets& order_by_phi() {
+    buckets_.emplace(index_, m_, k_, lo_, hi_, [&](std::uint64_t r) { return waits(r - lo_); });
+    return *buckets_;
+  }
+
+  // Phase 2 for `ranks` (of one Phi bucket, every larger bucket done by
+  // every process): their in-level children, held here or asked of
+  // owner(key) through `out`.  Once the answers are folded in (fold()),
+  // finish(ranks).
+  template <class Owner>
+  void value_in_level(std::span<const std::uint64_t> ranks, const Owner& owner, ExitRequests& out) {
+    with_width([&](auto width) { value_in_level_of<decltype(width)::value>(ranks, owner, out); });
+  }
+  void finish(std::span<const std::uint64_t> ranks) {
+    for (const std::uint64_t r : ranks) in_level_[(r - lo_) / 64] &= ~(std::uint64_t(1) << ((r - lo_) % 64));
+  }
+
+  // The final value of rank r of the slice, for another process or a child
+  // held here; asking for one not final yet is a logic error.
+  std::int8_t final_value(std::uint64_t r) const {
+    if (r < lo_ || r >= hi_) throw std::logic_error("AcyclicSlice: rank " + std::to_string(r) + " is not in the slice");
+    const std::int8_t v = level_[r - lo_];
+    if (waits(r - lo_) || v == kUnknownValue)
+      throw std::logic_error("acyclic level " + std::to_string(k_) + ": rank " + std::to_string(r) + " is not known yet");
+    return v;
+  }
+
+  std::vector<std::int8_t> values() && { return std::move(level_); }
+  const std::vector<std::int8_t>& values() const& { return level_; }
+
+ private:
+  template <class F>
+  void with_width(F&& f) const {
+    if (m_ == 6)
+      f(std::integral_constant<int, 6>{});
+    else if (m_ == 5)
+      f(std::integral_constant<int, 5>{});
+    else
+      f(std::integral_constant<int, 0>{});
+  }
+  // Width > 0: every board has Width pits a side, and the compiler is told
+  // so (as LevelValues does).
+  template <int Width>
+  void assume_width(const Position& p) const {
+    if constexpr (Width > 0) {
+      if (p.m() != Width) __builtin_unreachable();
+    }
+  }
+
+  bool waits(std::uint64_t offset) const { return (in_level_[offset / 64] >> (offset % 64)) & 1; }
+
+  void improve(std::uint64_t offset, int v) {
+    std::int8_t& cell = level_[offset];
+    if (cell == kUnknownValue || v > cell) cell = std::int8_t(v);
+  }
+
+  template <int Width, class Held, class Owner>
+  void value_exits_of(std::uint64_t a, std::uint64_t b, const Held& held, const Owner& owner, ExitRequests& out) {
+    const int parts = int(out.keys.size());
+    tbb::enumerable_thread_specific<ExitRequests> found([&] { return ExitRequests(parts); });
+    const std::uint64_t words = (b - a + 63) / 64;
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, words, 64), [&](const tbb::blocked_range<std::uint64_t>& w) {
+      ExitRequests& mine = found.local();
+      const std::uint64_t first = a + w.begin() * 64, last = std::min(b, a + w.end() * 64);
+      Position p;
+      p.pits_per_side = std::uint8_t(m_);
+      index_.unrank(first, k_, p.pits.data());
+      for (std::uint64_t rank = first; rank != last; ++rank, index_.next(p.pits.data())) {
+        assume_width<Width>(p);
+        const std::uint64_t offset = rank - lo_;
+        if (R::is_terminal(p)) {
+          level_[offset] = std::int8_t(finished_board_value(p));
+          continue;
+        }
+        // Play every move first and touch the held children's cache lines,
+        // then read them (their misses overlap, as in LevelValues).
+        constexpr int kMoves = Width > 0 ? Width : kMaxPitsPerSide;
+        struct Exit {
+          const std::int8_t* value;
+          int gain;
+          bool extra;
+        } exits[kMoves];
+        int n = 0;
+        int best = kBelowEveryValue;
+        bool in_level = false;
+        for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
+          Position c = p;
+          const MoveResult res = R::play(c, std::countr_zero(rest));
+          assume_width<Width>(c);
+          const int gain = move_gain(c, res.extra_turn, 0);
+          if (res.game_over) {
+            best = std::max(best, move_value(res.extra_turn, gain, 0));
+            continue;
+          }
+          const int cs = c.board_seeds();
+          if (cs == k_) {
+            in_level = true;
+            continue;
+          }
+          const std::uint64_t cr = index_.rank(c.pits.data(), cs);
+          if (const std::int8_t* v = held(cs, cr)) {
+            __builtin_prefetch(v);
+            exits[n++] = {v, gain, res.extra_turn};
+          } else {
+            const std::uint64_t key = value_key(cs, cr);
+            const int r = owner(key);
+            mine.keys[std::size_t(r)].push_back(key);
+            mine.waiting[std::size_t(r)].push_back({offset, std::int16_t(gain), res.extra_turn});
+          }
+        }
+        for (int i = 0; i < n; ++i) best = std::max(best, move_value(exits[i].extra, exits[i].gain, *exits[i].value));
+        level_[offset] = best == kBelowEveryValue ? kUnknownValue : std::int8_t(best);
+        if (in_level) in_level_[offset / 64] |= std::uint64_t(1) << (offset % 64);
+      }
+    });
+    for (auto& f : found) out.append(f);
+  }
+
+  // Groups of positions: their in-level children are found for the whole
+  // group first, and their cells touched, then read (the misses overlap).
+  static constexpr std::size_t kGroup = 8;
+
+  template <int Width, class Owner>
+  void value_in_level_of(std::span<const std::uint64_t> ranks, const Owner& owner, ExitRequests& out) {
+    const int parts = int(out.keys.size());
+    tbb::enumerable_thread_specific<ExitRequests> found([&] { return ExitRequests(parts); });
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ranks.size(), 256), [&](const tbb::blocked_range<std::size_t>& range) {
+      ExitRequests& mine = found.local();
+      constexpr int kMoves = Width > 0 ? Width : kMaxPitsPerSide;
+      struct Child {
+        std::uint64_t offset;  // in the slice, of the parent
+        std::uint64_t rank;    // of the child, in the level
+        int gain;
+        bool extra;
+      } children[kGroup * kMoves];
+      Position p;
+      p.pits_per_side = std::uint8_t(m_);
+      for (std::size_t g = range.begin(); g < range.end(); g += kGroup) {
+        int n = 0;
+        for (std::size_t i = g; i < std::min(range.end(), g + kGroup); ++i) {
+          const std::uint64_t offset = ranks[i] - lo_;
+          if (!waits(offset)) throw std::logic_error("AcyclicSlice: phase 2 for a position without in-level moves");
+          index_.unrank(ranks[i], k_, p.pits.data());
+          assume_width<Width>(p);
+          for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
+            Position c = p;
+            const MoveResult res = R::play(c, std::countr_zero(rest));
+            assume_width<Width>(c);
+            if (res.game_over) continue;
+            const int cs = c.board_seeds();
+            if (cs != k_) continue;  // an exit: folded in already
+            const std::uint64_t cr = index_.rank(c.pits.data(), cs);
+            if (cr >= lo_ && cr < hi_) __builtin_prefetch(&level_[cr - lo_]);
+            children[n++] = {offset, cr, move_gain(c, res.extra_turn, 0), res.extra_turn};
+          }
+        }
+        for (int j = 0; j < n; ++j) {
+          const Child& c = children[j];
+          if (c.rank >= lo_ && c.rank < hi_) {
+            improve(c.offset, move_value(c.extra, c.gain, final_value(c.rank)));
+          } else {
+            const std::uint64_t key = value_key(k_, c.rank);
+            const int r = owner(key);
+            mine.keys[std::size_t(r)].push_back(key);
+            mine.waiting[std::size_t(r)].push_back({c.offset, std::int16_t(c.gain), c.extra});
+          }
+        }
+      }
+    });
+    for (auto& f : found) out.append(f);
+  }
+
+  const BoardIndex& index_;
+  int m_, k_;
+  std::uint64_t lo_, hi_;
+  std::vector<std::int8_t> level_;        // the best move folded in so far, by offset
+  std::vector<std::uint64_t> in_level_;   // bit set: in-level moves still to come
+  std::optional<PhiBuckets> buckets_;
+};
+
+}  // namespace mancala::tables
