@@ -216,26 +216,68 @@ std::vector<std::int8_t> build_acyclic_level(Comm& comm, HeldSlices& held, const
   }
   // Phase 2: the moves within the level, bucket by bucket from the largest
   // Phi down, every process in step (one round per batch of a bucket).
+  // The slices' shares of a bucket differ (Phi and rank are correlated:
+  // with 2 processes, Kalah 6-pit level 18, the larger shares sum to 1.31
+  // times the mean), so each round deals the work out evenly: the batches
+  // of all processes, in process order, are one list cut into equal parts,
+  // and a process values the positions of its part, its own or sent to it
+  // with their exits, and sends the values of the others back to their
+  // owners.
   const tables::PhiBuckets& buckets = slice.order_by_phi();
   auto in_level_value = [&](std::uint64_t key) {
     if (tables::key_seeds(key) != k) throw std::logic_error("asked for a lower level in phase 2");
     return slice.final_value(tables::key_rank(key));
   };
+  const int parts = comm.size(), me = comm.rank();
   std::vector<std::uint64_t> batch_ranks;
   for (int phi = buckets.max_phi(); phi >= 0; --phi) {
     const std::uint64_t in_bucket = buckets.bucket_size(phi);
-    const std::uint64_t per_round = kInLevelBatch;
-    const std::uint64_t bucket_rounds = comm.max((in_bucket + per_round - 1) / per_round);
+    const std::uint64_t bucket_rounds = comm.max((in_bucket + kInLevelBatch - 1) / kInLevelBatch);
     for (std::uint64_t round = 0; round < bucket_rounds; ++round) {
-      const std::uint64_t a = std::min<std::uint64_t>(in_bucket, round * per_round);
-      buckets.ranks(phi, a, std::min<std::uint64_t>(in_bucket, a + per_round) - a, batch_ranks);
-      const std::span<const std::uint64_t> ranks(batch_ranks);
+      const std::uint64_t a = std::min<std::uint64_t>(in_bucket, round * kInLevelBatch);
+      buckets.ranks(phi, a, std::min<std::uint64_t>(in_bucket, a + kInLevelBatch) - a, batch_ranks);
+      // Where this batch lies in the list of all, and the part each process values.
+      const std::vector<std::uint64_t> counts = comm.all_gather(batch_ranks.size());
+      std::uint64_t total = 0, first = 0;
+      for (int r = 0; r < parts; ++r) {
+        if (r < me) first += counts[std::size_t(r)];
+        total += counts[std::size_t(r)];
+      }
+      auto part_begin = [&](int r) { return tables::slice_begin(total, parts, r); };  // in the list of all
+      // Positions [cut[q], cut[q+1]) of this batch go to process q.
+      std::vector<std::uint64_t> cut(std::size_t(parts) + 1);
+      for (int q = 0; q <= parts; ++q)
+        cut[std::size_t(q)] = std::clamp<std::uint64_t>(q == parts ? total : part_begin(q), first, first + batch_ranks.size()) - first;
+      std::vector<std::int8_t> exits(batch_ranks.size());
+      for (std::size_t i = 0; i < batch_ranks.size(); ++i)
+        if (i < cut[std::size_t(me)] || i >= cut[std::size_t(me) + 1]) exits[i] = slice.exit_best(batch_ranks[i]);
+      std::vector<std::span<const std::uint64_t>> send_ranks;
+      std::vector<std::span<const std::int8_t>> send_exits;
+      for (int q = 0; q < parts; ++q) {
+        const std::size_t from = cut[std::size_t(q)], n = q == me ? 0 : cut[std::size_t(q) + 1] - from;
+        send_ranks.emplace_back(batch_ranks.data() + from, n);
+        send_exits.emplace_back(exits.data() + from, n);
+      }
+      std::vector<std::uint64_t> foreign_from;
+      const std::vector<std::uint64_t> foreign = comm.all_to_all(send_ranks, &foreign_from);
+      const std::vector<std::int8_t> foreign_exits = comm.all_to_all(send_exits);
+      const std::span<const std::uint64_t> mine(batch_ranks.data() + cut[std::size_t(me)],
+                                                cut[std::size_t(me) + 1] - cut[std::size_t(me)]);
       req.clear();
-      slice.value_in_level(ranks, owner, req);
+      slice.value_in_level(mine, owner, req);
+      slice.value_foreign(foreign, foreign_exits, owner, req);
       *requested += req.size();
       slice.fold(req, exchange_requests(comm, req, in_level_value));
-      slice.finish(ranks);
-      count(ranks.size());
+      slice.finish(mine);
+      // The values of the positions valued for others, back to their owners.
+      std::vector<std::span<const std::int8_t>> back;
+      for (std::size_t r = 0, at = 0; r < foreign_from.size(); at += foreign_from[r++])
+        back.emplace_back(slice.foreign_values().data() + at, foreign_from[r]);
+      const std::vector<std::int8_t> settled = comm.all_to_all(back);
+      std::vector<std::uint64_t> sent;
+      for (int q = 0; q < parts; ++q) sent.insert(sent.end(), send_ranks[std::size_t(q)].begin(), send_ranks[std::size_t(q)].end());
+      slice.settle(sent, settled);
+      count(batch_ranks.size());
     }
   }
   if (progress) progress->positions_done += size - std::min(size, counted);

@@ -19,7 +19,10 @@
 //    then the positions that have in-level moves, sorted by potential Phi
 //    (phi_buckets.hpp), bucket by bucket from the largest Phi down, all
 //    processes in step: a position's in-level successors have a larger
-//    Phi, so their owners valued them in earlier buckets.
+//    Phi, so their owners valued them in earlier buckets.  Each round's
+//    work is dealt out evenly: a process with more of the bucket sends
+//    positions (rank and best exit) to one with fewer and gets the values
+//    back.
 //  * Oware (cyclic levels): each process's slice keeps the retrograde state
 //    of its positions (cyclic_slice.hpp).  The exits are valued first, a
 //    batch of the slice at a time, with a request round each.  Then every

@@ -134,7 +134,35 @@ class AcyclicSlice {
   // finish(ranks).
   template <class Owner>
   void value_in_level(std::span<const std::uint64_t> ranks, const Owner& owner, ExitRequests& out) {
-    with_width([&](auto width) { value_in_level_of<decltype(width)::value>(ranks, owner, out); });
+    with_width([&](auto width) { value_in_level_of<decltype(width)::value>(ranks, {}, owner, out); });
+  }
+  // The same for positions of another process's slice (their ranks, and
+  // the best of their exits as their owner has it: exit_best()), valued
+  // here so that every process has its share of a bucket's work; their
+  // values are foreign_values() once the answers are folded in, for the
+  // owner's settle().  A call replaces the previous call's positions.
+  template <class Owner>
+  void value_foreign(std::span<const std::uint64_t> ranks, std::span<const std::int8_t> exits, const Owner& owner,
+                     ExitRequests& out) {
+    if (exits.size() != ranks.size()) throw std::logic_error("AcyclicSlice: a foreign position without its exits");
+    foreign_.assign(exits.begin(), exits.end());
+    with_width([&](auto width) { value_in_level_of<decltype(width)::value>(ranks, exits, owner, out); });
+  }
+  const std::vector<std::int8_t>& foreign_values() const { return foreign_; }
+  // What a position of the slice waiting for phase 2 has from its exits.
+  std::int8_t exit_best(std::uint64_t r) const {
+    if (r < lo_ || r >= hi_ || !waits(r - lo_)) throw std::logic_error("AcyclicSlice: exit_best of a position not waiting");
+    return level_[r - lo_];
+  }
+  // The final values of positions of the slice valued by other processes.
+  void settle(std::span<const std::uint64_t> ranks, std::span<const std::int8_t> values) {
+    if (values.size() != ranks.size()) throw std::logic_error("AcyclicSlice: values for other positions");
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      if (ranks[i] < lo_ || ranks[i] >= hi_ || !waits(ranks[i] - lo_) || values[i] == kUnknownValue)
+        throw std::logic_error("AcyclicSlice: a value settled for a position not waiting");
+      level_[ranks[i] - lo_] = values[i];
+    }
+    finish(ranks);
   }
   void finish(std::span<const std::uint64_t> ranks) {
     for (const std::uint64_t r : ranks) in_level_[(r - lo_) / 64] &= ~(std::uint64_t(1) << ((r - lo_) % 64));
@@ -174,8 +202,10 @@ class AcyclicSlice {
 
   bool waits(std::uint64_t offset) const { return (in_level_[offset / 64] >> (offset % 64)) & 1; }
 
+  // A cell: an offset in the slice, or beyond its end the index of a
+  // foreign position (value_foreign) plus the slice's size.
   void improve(std::uint64_t offset, int v) {
-    std::int8_t& cell = level_[offset];
+    std::int8_t& cell = offset < level_.size() ? level_[offset] : foreign_[offset - level_.size()];
     if (cell == kUnknownValue || v > cell) cell = std::int8_t(v);
   }
 
@@ -246,7 +276,9 @@ class AcyclicSlice {
   static constexpr std::size_t kGroup = 8;
 
   template <int Width, class Owner>
-  void value_in_level_of(std::span<const std::uint64_t> ranks, const Owner& owner, ExitRequests& out) {
+  void value_in_level_of(std::span<const std::uint64_t> ranks, std::span<const std::int8_t> foreign_exits, const Owner& owner,
+                         ExitRequests& out) {
+    const bool foreign = !foreign_exits.empty();
     const int parts = int(out.keys.size());
     tbb::enumerable_thread_specific<ExitRequests> found([&] { return ExitRequests(parts); });
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ranks.size(), 256), [&](const tbb::blocked_range<std::size_t>& range) {
@@ -263,8 +295,9 @@ class AcyclicSlice {
       for (std::size_t g = range.begin(); g < range.end(); g += kGroup) {
         int n = 0;
         for (std::size_t i = g; i < std::min(range.end(), g + kGroup); ++i) {
-          const std::uint64_t offset = ranks[i] - lo_;
-          if (!waits(offset)) throw std::logic_error("AcyclicSlice: phase 2 for a position without in-level moves");
+          const std::uint64_t offset = foreign ? level_.size() + i : ranks[i] - lo_;
+          if (!foreign && !waits(offset))
+            throw std::logic_error("AcyclicSlice: phase 2 for a position without in-level moves");
           index_.unrank(ranks[i], k_, p.pits.data());
           assume_width<Width>(p);
           for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
@@ -301,6 +334,7 @@ class AcyclicSlice {
   std::vector<std::int8_t> level_;        // the best move folded in so far, by offset
   std::vector<std::uint64_t> in_level_;   // bit set: in-level moves still to come
   std::optional<PhiBuckets> buckets_;
+  std::vector<std::int8_t> foreign_;      // value_foreign()'s positions: the best of their moves so far
 };
 
 }  // namespace mancala::tables
