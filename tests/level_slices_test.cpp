@@ -204,32 +204,6 @@ TEST(LevelSlices, SliceOwnerIsTheSliceThatHoldsTheRank) {
   EXPECT_EQ(key_rank(value_key(127, 12345)), 12345u);
 }
 
-TEST(LevelSlices, RemoteRequestsAskEachOwnerOnceAKeyAndFileTheAnswers) {
-  const int parts = 4;
-  auto owner = [](std::uint64_t key) { return int(key % 4); };
-  auto truth = [](std::uint64_t key) { return std::int8_t(int(key * 7 % 23) - 11); };
-  std::vector<std::uint64_t> keys;
-  for (std::uint64_t i = 0; i < 500; ++i) keys.push_back(i * 37 % 101 + (i % 3) * 1000);  // repeats
-  const std::set<std::uint64_t> distinct(keys.begin(), keys.end());
-  RemoteRequests req(keys, parts, owner);
-  EXPECT_EQ(req.size(), distinct.size());
-  std::multiset<std::uint64_t> asked;
-  std::vector<std::int8_t> answers;
-  for (int r = 0; r < parts; ++r) {
-    for (auto key : req.to_owner(r)) {
-      EXPECT_EQ(owner(key), r);
-      asked.insert(key);
-    }
-    const auto a = answer_requests(req.to_owner(r), truth);  // what owner r sends back
-    answers.insert(answers.end(), a.begin(), a.end());
-  }
-  EXPECT_EQ(asked, std::multiset<std::uint64_t>(distinct.begin(), distinct.end()));  // each key once
-  EXPECT_THROW(req.set_answers(std::span<const std::int8_t>(answers.data(), answers.size() - 1)), std::logic_error);
-  req.set_answers(answers);
-  for (auto key : keys) EXPECT_EQ(req.value(key), truth(key)) << key;
-  EXPECT_THROW(req.value(99999), std::logic_error);
-}
-
 // The distributed acyclic build as tables/mpi/ runs it (acyclic_slice.hpp),
 // with the messages handed over by hand: each part holds only its slice of
 // every level, values its exits in batches (asking the other parts for the
@@ -344,36 +318,48 @@ TEST(LevelSlices, AcyclicSliceChildNotFinalIsAnError) {
   EXPECT_GT(thrown, 0);
 }
 
-// Oware: the exits of a slice valued from other slices' values fetched in
-// batches (the scan reads lower(seeds)[rank] from an object, not a pointer).
+// Oware: the exits of a slice valued from other slices' values asked for in
+// batches (scan_exits, fold_exits), against the scan that reads every level.
 template <class R>
 void expect_cyclic_scan_with_fetched_exits_matches(int m, int max_seeds, int parts) {
   LevelValues<R> reference(m, max_seeds);
   for (int k = 0; k <= max_seeds; ++k) reference.build_next();
   const BoardIndex index(2 * m, max_seeds);
+  std::uint64_t asked = 0;
   for (int k = 1; k <= max_seeds; ++k) {
     const std::uint64_t size = index.level_size(k);
     for (int p = 0; p < parts; ++p) {
       const std::uint64_t lo = slice_begin(size, parts, p), hi = slice_begin(size, parts, p + 1);
       CyclicSlice<R> direct(index, m, k, lo, hi), fetched(index, m, k, lo, hi);
       direct.scan([&](int s) { return reference.level(s).data(); });
-      for (std::uint64_t a = lo; a < hi; a += 5) {  // batches of 5 positions
+      // Part p holds its own slices of the lower levels; the rest is asked
+      // of their owners, in batches of 5 positions.
+      auto begin = [&](int s, int q) { return slice_begin(index.level_size(s), parts, q); };
+      auto owner = [&](std::uint64_t key) { return slice_owner(index.level_size(key_seeds(key)), parts, key_rank(key)); };
+      auto held = [&](int s, std::uint64_t r) -> const std::int8_t* {
+        return begin(s, p) <= r && r < begin(s, p + 1) ? &reference.level(s)[r] : nullptr;
+      };
+      for (std::uint64_t a = lo; a < hi; a += 5) {
         const std::uint64_t b = std::min(hi, a + 5);
-        std::vector<std::uint64_t> ranks;
-        for (std::uint64_t r = a; r < b; ++r) ranks.push_back(r);
-        auto keys = successor_keys<R>(index, m, k, std::span<const std::uint64_t>(ranks), [&](int s, std::uint64_t) { return s < k; });
-        RemoteRequests req(keys, 1, [](std::uint64_t) { return 0; });
-        req.set_answers(answer_requests(req.to_owner(0), [&](std::uint64_t key) { return reference.level(key_seeds(key))[key_rank(key)]; }));
-        struct Proxy {
-          const RemoteRequests* req;
-          int s;
-          std::int8_t operator[](std::uint64_t r) const { return req->value(value_key(s, r)); }
-        };
-        fetched.scan([&](int s) { return Proxy{&req, s}; }, a, b);
+        ExitRequests req(parts);
+        fetched.scan_exits(a, b, held, owner, req);
+        EXPECT_TRUE(req.keys[std::size_t(p)].empty()) << "asked itself";
+        asked += req.size();
+        std::vector<std::int8_t> answers;
+        for (int q = 0; q < parts; ++q)
+          for (const std::uint64_t key : req.keys[std::size_t(q)]) {
+            EXPECT_EQ(owner(key), q);
+            EXPECT_LT(key_seeds(key), k) << "an in-level child asked for";
+            answers.push_back(reference.level(key_seeds(key))[key_rank(key)]);
+          }
+        fetched.fold_exits(req, answers);
       }
       for (int t = k; t >= 1; --t) EXPECT_EQ(direct.seed(t), fetched.seed(t)) << "level " << k << " threshold " << t;
       EXPECT_EQ(direct.values(), fetched.values());
     }
+  }
+  if (parts > 1) {
+    EXPECT_GT(asked, 0u);
   }
 }
 

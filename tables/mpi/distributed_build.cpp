@@ -15,7 +15,6 @@
 
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
-#include "mancala/tables/acyclic_positions.hpp"
 #include "mancala/tables/acyclic_slice.hpp"
 #include "mancala/tables/cyclic_slice.hpp"
 #include "mancala/tables/phi_buckets.hpp"
@@ -121,25 +120,6 @@ std::vector<std::vector<std::uint64_t>> exchange_sorted(Comm& comm, const std::v
     at += from[std::size_t(r)];
   }
   return lists;
-}
-
-// One request round (collective): every process asks the owners for the
-// values of `keys` (the successors it does not hold), and answers the
-// others' requests from its own slices, with held(key).
-template <class Held>
-tables::RemoteRequests fetch(Comm& comm, const HeldSlices& held, std::vector<std::uint64_t> keys, const Held& held_value,
-                             std::uint64_t* requested) {
-  tables::RemoteRequests req(std::move(keys), comm.size(), [&](std::uint64_t key) { return held.owner(key); });
-  *requested += req.size();
-  std::vector<std::span<const std::uint64_t>> out;
-  for (int r = 0; r < comm.size(); ++r) out.push_back(req.to_owner(r));  // each sorted
-  const std::vector<std::vector<std::uint64_t>> asked = exchange_sorted(comm, out);
-  std::vector<std::vector<std::int8_t>> answers;
-  std::vector<std::span<const std::int8_t>> back;
-  for (const auto& list : asked) answers.push_back(tables::answer_requests(list, held_value));
-  for (const auto& a : answers) back.emplace_back(a);
-  req.set_answers(comm.all_to_all(back));
-  return req;
 }
 
 // The value of a key this process owns, for an answer; an in-level value
@@ -284,16 +264,6 @@ std::vector<std::int8_t> build_acyclic_level(Comm& comm, HeldSlices& held, const
   return std::move(slice).values();
 }
 
-// lower(s)[rank] for the Oware scan: held, or fetched this round.
-struct ExitValues {
-  const HeldSlices* held;
-  const tables::RemoteRequests* remote;
-  int s;
-  std::int8_t operator[](std::uint64_t r) const {
-    return held->holds(s, r) ? held->held(s, r) : remote->value(tables::value_key(s, r));
-  }
-};
-
 template <class R>
 std::vector<std::int8_t> build_cyclic_level(Comm& comm, HeldSlices& held, const tables::BoardIndex& index, int m, int k,
                                             int* rounds, std::uint64_t* requested, DistributedProgress* progress) {
@@ -307,17 +277,17 @@ std::vector<std::int8_t> build_cyclic_level(Comm& comm, HeldSlices& held, const 
   // The exits, a batch of the slice at a time, their values fetched first.
   const std::uint64_t batch = batch_positions(hi - lo);
   const std::uint64_t scan_rounds = comm.max((hi - lo + batch - 1) / batch);
+  tables::ExitRequests req(comm.size());
+  auto owner = [&](std::uint64_t key) { return held.owner(key); };
+  auto held_value = [&](int s, std::uint64_t r) -> const std::int8_t* {
+    return s < k && held.holds(s, r) ? held.slice(s).data() + (r - held.lo(s)) : nullptr;
+  };
   for (std::uint64_t round = 0; round < scan_rounds; ++round) {
     const std::uint64_t a = std::min(hi, lo + round * batch), b = std::min(hi, a + batch);
-    std::vector<std::uint64_t> ranks(b - a);
-    for (std::uint64_t r = a; r < b; ++r) ranks[r - a] = r;
-    std::vector<std::uint64_t> keys;
-    if (comm.size() > 1)
-      keys = tables::successor_keys<R>(index, m, k, std::span<const std::uint64_t>(ranks),
-                                       [&](int s, std::uint64_t r) { return s < k && !held.holds(s, r); });
-    const tables::RemoteRequests remote =
-        fetch(comm, held, std::move(keys), [&](std::uint64_t key) { return owned_value(held, key); }, requested);
-    slice.scan([&](int s) { return ExitValues{&held, &remote, s}; }, a, b);
+    req.clear();
+    slice.scan_exits(a, b, held_value, owner, req);
+    *requested += req.size();
+    slice.fold_exits(req, exchange_requests(comm, req, [&](std::uint64_t key) { return owned_value(held, key); }));
   }
   if (progress) progress->positions_done += size / 2;
   std::uint64_t decided = 0;

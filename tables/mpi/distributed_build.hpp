@@ -25,7 +25,8 @@
 //    back.
 //  * Oware (cyclic levels): each process's slice keeps the retrograde state
 //    of its positions (cyclic_slice.hpp).  The exits are valued first, a
-//    batch of the slice at a time, with a request round each.  Then every
+//    batch of the slice at a time, with a request round each (each move
+//    played once, 8-byte keys as asked).  Then every
 //    frontier round, each process generates the predecessor updates of its
 //    newly decided positions and the updates go to the owners of the
 //    predecessors in one all-to-all (8 bytes each), then a sum over

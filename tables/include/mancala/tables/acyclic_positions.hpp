@@ -7,7 +7,6 @@
 #pragma once
 
 #include <tbb/blocked_range.h>
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -38,35 +37,6 @@ void solve_acyclic_positions(const BoardIndex& index, int m, int k, const Lower&
                              std::span<const Rank> ranks, std::int8_t* out) {
   solve_acyclic_positions_with<R>(
       index, m, k, [&](int seeds, std::uint64_t rank) -> int { return seeds < k ? lower(seeds)[rank] : level[rank]; }, ranks, out);
-}
-
-// The keys (value_key(), value_encoding.hpp) of the successors of the
-// positions `ranks` of level k, in any order and with repeats, for which
-// want(seeds, rank) holds: what a process that holds only some values must
-// ask for before it can value these positions.  Moves that end the game
-// have no successor.
-template <class R, class Rank, class Want>
-std::vector<std::uint64_t> successor_keys(const BoardIndex& index, int m, int k, std::span<const Rank> ranks, const Want& want) {
-  tbb::enumerable_thread_specific<std::vector<std::uint64_t>> found;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ranks.size(), 256), [&](const tbb::blocked_range<std::size_t>& r) {
-    auto& out = found.local();
-    Position p;
-    p.pits_per_side = std::uint8_t(m);
-    for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      index.unrank(ranks[i], k, p.pits.data());
-      if (R::is_terminal(p)) continue;
-      for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
-        Position c = p;
-        if (R::play(c, std::countr_zero(rest)).game_over) continue;
-        const int cs = c.board_seeds();
-        const std::uint64_t cr = index.rank(c.pits.data(), cs);
-        if (want(cs, cr)) out.push_back(value_key(cs, cr));
-      }
-    }
-  });
-  std::vector<std::uint64_t> all;
-  for (auto& v : found) all.insert(all.end(), v.begin(), v.end());
-  return all;
 }
 
 // solve_acyclic_positions() with every successor's value from

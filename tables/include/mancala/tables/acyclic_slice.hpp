@@ -45,42 +45,11 @@
 #include "mancala/rules.hpp"
 #include "mancala/valuation.hpp"
 #include "mancala/tables/board_index.hpp"
+#include "mancala/tables/exit_requests.hpp"
 #include "mancala/tables/phi_buckets.hpp"
 #include "mancala/tables/value_encoding.hpp"
 
 namespace mancala::tables {
-
-// A move whose child's value another process holds: the position it is
-// played from (its offset in the slice) and what it gains.
-struct WaitingMove {
-  std::uint64_t offset;
-  std::int16_t gain;
-  bool extra_turn;
-};
-
-// The children asked of other processes in one round, grouped by owner:
-// keys[r][j] (value_key(), any order, repeats allowed) is the child of
-// waiting[r][j].  Owner r answers keys[r] with one value each, in order.
-struct ExitRequests {
-  explicit ExitRequests(int parts) : keys(std::size_t(parts)), waiting(std::size_t(parts)) {}
-  std::vector<std::vector<std::uint64_t>> keys;
-  std::vector<std::vector<WaitingMove>> waiting;
-  std::uint64_t size() const {
-    std::uint64_t n = 0;
-    for (const auto& k : keys) n += k.size();
-    return n;
-  }
-  void clear() {
-    for (auto& k : keys) k.clear();
-    for (auto& w : waiting) w.clear();
-  }
-  void append(ExitRequests& more) {
-    for (std::size_t r = 0; r < keys.size(); ++r) {
-      keys[r].insert(keys[r].end(), more.keys[r].begin(), more.keys[r].end());
-      waiting[r].insert(waiting[r].end(), more.waiting[r].begin(), more.waiting[r].end());
-    }
-  }
-};
 
 template <class R>
 class AcyclicSlice {

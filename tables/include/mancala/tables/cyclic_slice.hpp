@@ -27,6 +27,7 @@
 
 #include "mancala/error.hpp"
 #include "mancala/tables/cyclic_level.hpp"
+#include "mancala/tables/exit_requests.hpp"
 #include "mancala/tables/value_encoding.hpp"
 
 namespace mancala::tables {
@@ -69,6 +70,70 @@ class CyclicSlice {
   void scan(const Lower& lower, std::uint64_t from, std::uint64_t to) {
     if (from < lo_ || to > hi_ || from > to) throw std::logic_error("cyclic slice: scan outside the slice");
     cyclic_detail::scan_exits<R>(index_, m_, k_, lower, from, to, cells_.data() + (from - lo_), nullptr);
+  }
+
+  // The exits of the ranks [from, to) of the slice when some children are
+  // held elsewhere (a distributed build), each move played once:
+  // held(seeds, rank) points at a lower level's value held here, or is
+  // null, and the others are asked of owner(key) through `out`;
+  // fold_exits() folds the answers in and writes the cells.  One batch at a
+  // time.
+  template <class Held, class Owner>
+  void scan_exits(std::uint64_t from, std::uint64_t to, const Held& held, const Owner& owner, ExitRequests& out) {
+    if (from < lo_ || to > hi_ || from > to) throw std::logic_error("cyclic slice: scan outside the slice");
+    batch_from_ = from;
+    best_.assign(to - from, cyclic_detail::kNoExit);
+    in_level_.assign(to - from, 0);
+    const int parts = int(out.keys.size());
+    tbb::enumerable_thread_specific<ExitRequests> found([&] { return ExitRequests(parts); });
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(from, to, 256), [&](const tbb::blocked_range<std::uint64_t>& r) {
+      ExitRequests& mine = found.local();
+      Position p;
+      p.pits_per_side = std::uint8_t(m_);
+      index_.unrank(r.begin(), k_, p.pits.data());
+      for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank, index_.next(p.pits.data())) {
+        const std::uint64_t i = rank - from;
+        if (R::is_terminal(p)) {
+          best_[i] = finished_board_value(p);
+          continue;
+        }
+        for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
+          Position c = p;
+          const MoveResult res = R::play(c, std::countr_zero(rest));
+          const int delta = move_gain(c, false, 0);  // Oware has no extra turns
+          if (res.game_over) {
+            best_[i] = std::max(best_[i], delta);
+          } else if (const int cs = c.board_seeds(); cs < k_) {
+            const std::uint64_t cr = index_.rank(c.pits.data(), cs);
+            if (const std::int8_t* v = held(cs, cr)) {
+              best_[i] = std::max(best_[i], delta - int(*v));
+            } else {
+              const std::uint64_t key = value_key(cs, cr);
+              const int o = owner(key);
+              mine.keys[std::size_t(o)].push_back(key);
+              mine.waiting[std::size_t(o)].push_back({i, std::int16_t(delta), false});
+            }
+          } else {
+            ++in_level_[i];
+          }
+        }
+      }
+    });
+    for (auto& f : found) out.append(f);
+  }
+  void fold_exits(const ExitRequests& req, std::span<const std::int8_t> answers) {
+    std::size_t at = 0;
+    for (const auto& waiting : req.waiting) {
+      if (answers.size() - at < waiting.size()) throw std::logic_error("cyclic slice: too few answers");
+      for (const WaitingMove& w : waiting) {
+        const std::int8_t v = answers[at++];
+        if (v == kUnknownValue) throw std::logic_error("cyclic slice: an unknown value in an answer");
+        best_[w.offset] = std::max(best_[w.offset], w.gain - int(v));
+      }
+    }
+    if (at != answers.size()) throw std::logic_error("cyclic slice: too many answers");
+    for (std::size_t i = 0; i < best_.size(); ++i)
+      cells_[batch_from_ - lo_ + i] = cyclic_detail::undecided_cell(best_[i], in_level_[i]);
   }
 
   // Positions of the slice decided outright at threshold t (global ranks),
@@ -141,6 +206,10 @@ class CyclicSlice {
   int m_, k_;
   std::uint64_t lo_, hi_;
   std::vector<cyclic_detail::Cell> cells_;
+  // scan_exits()'s batch until fold_exits(): its first rank, each
+  // position's best exit so far and its in-level child count.
+  std::uint64_t batch_from_ = 0;
+  std::vector<int> best_, in_level_;
 };
 
 }  // namespace mancala::tables
