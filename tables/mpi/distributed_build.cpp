@@ -568,8 +568,8 @@ std::uint64_t distributed_memory_estimate(const Ruleset& rules, int pits_per_sid
   std::uint64_t bytes = index.level_offset(max_seeds + 1) / p + std::uint64_t(max_seeds) + 1;  // a slice of every level
   if (rules.game == Game::Oware)  // the slice's cells, frontier and update buffers (about 3 predecessors each)
     bytes += slice * (4 + 8 + 2 * 3 * 8);
-  else  // the Phi order of the slice's positions with in-level moves (at most all), their bits, a round's requests
-    bytes += (slice < tables::PhiBuckets::kNarrowBelow ? 4 : 8) * slice + slice / 8 + (std::uint64_t(50) << 20);
+  else  // the Phi order of the slice's positions with in-level moves (at most all), their bits and moves, a round's requests
+    bytes += (slice < tables::PhiBuckets::kNarrowBelow ? 4 : 8) * slice + slice / 8 + slice + (std::uint64_t(50) << 20);
   bytes += 3 * slice;    // a request round's keys and answers (batch_positions)
   return bytes;
 }

@@ -59,7 +59,8 @@ class AcyclicSlice {
   static constexpr std::uint64_t kBatchAlign = 64;
 
   AcyclicSlice(const BoardIndex& index, int m, int k, std::uint64_t lo, std::uint64_t hi)
-      : index_(index), m_(m), k_(k), lo_(lo), hi_(hi), level_(hi - lo, kUnknownValue), in_level_((hi - lo + 63) / 64, 0) {
+      : index_(index), m_(m), k_(k), lo_(lo), hi_(hi), level_(hi - lo, kUnknownValue), in_level_((hi - lo + 63) / 64, 0),
+        in_level_moves_(m <= kMaxMaskedPits ? hi - lo : 0, 0) {
     if (lo > hi || hi > index.level_size(k)) throw std::logic_error("AcyclicSlice: bad range");
   }
 
@@ -206,10 +207,11 @@ class AcyclicSlice {
         } exits[kMoves];
         int n = 0;
         int best = kBelowEveryValue;
-        bool in_level = false;
+        MoveMask in_level = 0;
         for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
           Position c = p;
-          const MoveResult res = R::play(c, std::countr_zero(rest));
+          const int pit = std::countr_zero(rest);
+          const MoveResult res = R::play(c, pit);
           assume_width<Width>(c);
           const int gain = move_gain(c, res.extra_turn, 0);
           if (res.game_over) {
@@ -218,7 +220,7 @@ class AcyclicSlice {
           }
           const int cs = c.board_seeds();
           if (cs == k_) {
-            in_level = true;
+            in_level |= MoveMask(1) << pit;
             continue;
           }
           const std::uint64_t cr = index_.rank(c.pits.data(), cs);
@@ -235,6 +237,7 @@ class AcyclicSlice {
         for (int i = 0; i < n; ++i) best = std::max(best, move_value(exits[i].extra, exits[i].gain, *exits[i].value));
         level_[offset] = best == kBelowEveryValue ? kUnknownValue : std::int8_t(best);
         if (in_level) in_level_[offset / 64] |= std::uint64_t(1) << (offset % 64);
+        if (!in_level_moves_.empty()) in_level_moves_[offset] = std::uint8_t(in_level);
       }
     });
     for (auto& f : found) out.append(f);
@@ -269,7 +272,10 @@ class AcyclicSlice {
             throw std::logic_error("AcyclicSlice: phase 2 for a position without in-level moves");
           index_.unrank(ranks[i], k_, p.pits.data());
           assume_width<Width>(p);
-          for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
+          // The moves that stay in the level, as phase 1 found them, or
+          // every move (a foreign position, or more pits than a byte holds).
+          const MoveMask moves = !foreign && !in_level_moves_.empty() ? MoveMask(in_level_moves_[offset]) : R::legal_moves(p);
+          for (MoveMask rest = moves; rest; rest &= rest - 1) {
             Position c = p;
             const MoveResult res = R::play(c, std::countr_zero(rest));
             assume_width<Width>(c);
@@ -302,6 +308,11 @@ class AcyclicSlice {
   std::uint64_t lo_, hi_;
   std::vector<std::int8_t> level_;        // the best move folded in so far, by offset
   std::vector<std::uint64_t> in_level_;   // bit set: in-level moves still to come
+  // Phase 1's in-level moves of each position (by pit), so that phase 2
+  // plays only those: a byte a position, for boards of up to 8 pits a side
+  // (measured in results/README.md).
+  static constexpr int kMaxMaskedPits = 8;
+  std::vector<std::uint8_t> in_level_moves_;
   std::optional<PhiBuckets> buckets_;
   std::vector<std::int8_t> foreign_;      // value_foreign()'s positions: the best of their moves so far
 };
