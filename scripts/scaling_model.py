@@ -55,11 +55,13 @@ def load_edges():
 
 def fit_overhead(runs, game, threads=1):
     """CPU per process = (t + c) * S / P: t the work of a position (1 rank),
-    c the extra work a position costs when the level is split (listing,
-    sorting and answering the successor keys of request rounds, looking
-    the answers up).  Nothing is replicated any more, so c is per position
-    of the process's own share."""
+    c the extra work a position costs when the level is split (asking for
+    and answering the children held elsewhere, dealing out a Phi bucket's
+    work), per position of the process's own share.  From the rows of the
+    newest commit in the csv."""
     rows = [r for r in runs if r["game"] == game and int(r["threads_per_rank"]) == threads]
+    latest = rows[-1]["commit"]  # the newest measurements (the csv keeps every version's rows)
+    rows = [r for r in rows if r["commit"] == latest]
     one = [r for r in rows if int(r["ranks"]) == 1][0]
     S = int(one["positions"])
     t = float(one["cpu_seconds_per_rank"]) / S
@@ -121,8 +123,13 @@ def predict(game, K, nodes, t_large, moves, exits, in_level, rounds):
             per_pos = 9 * exits(k) + 8 * in_level(k)   # exit lookup: 8-byte rank out, 1-byte value back; update: 8 bytes
             steps = rounds(k) * 2
         else:
-            per_pos = 9 * (exits(k) + in_level(k))     # both looked up at their owners
-            steps = (k * (PITS - 1) + 1) * 2            # a request and a reply round per Phi bucket
+            # both looked up at their owners, 9 bytes a remote child; a bucket's
+            # surplus dealt out (8-byte rank and exit out, value back: 10 bytes,
+            # about 15% of the positions, measured on 2 ranks)
+            per_pos = 9 * (exits(k) + in_level(k)) + 10 * 0.15
+            # a Phi bucket (k*PITS+1 of them): sizes gathered, ranks and exits
+            # dealt out, keys, answers, values returned
+            steps = (k * PITS + 1) * 6
         comm_k = N / nodes * per_pos * remote
         comm += comm_k
         latency += steps * NODE["latency_s"] * max(1, math.log2(nodes))
@@ -130,7 +137,7 @@ def predict(game, K, nodes, t_large, moves, exits, in_level, rounds):
     if game == "oware":
         state = NK / nodes * (4 + 2)                  # cells; frontier and update batches (bounded)
     else:
-        state = NK / nodes * (1 + 4 + 2)              # the level slice, its Phi order, request batches
+        state = NK / nodes * (1 + 4 + 1 + 2)          # the level slice, its Phi order, in-level moves, request batches
     mem = db / nodes + state
     disk = db / (NODE["disk_gbytes_per_s"] * 1e9)
     seconds = compute + comm / NODE["net_gbytes_per_s"] / 1e9 + latency + disk
@@ -177,12 +184,10 @@ def main():
         t, c = fits[game]
         S, NK = total_size(K), level_size(K)
         moves, exits, in_level, _ = per_position(edges, game)
-        if NK >= 2 ** 32:
-            print(f"| {game} 0..{K} | {S:.2e} | - | - | cannot: level above 2^32 positions | | | | |")
-            continue
         base = None
         for n in (1, 16, 64, 256):
-            mem = S / n + NK / n * ((1 + 4 + 2) if game == "kalah" else (4 + 2))
+            # Kalah: values, Phi order, in-level moves, request batches; Oware: cells and update batches
+            mem = S / n + NK / n * ((1 + 4 + 1 + 2) if game == "kalah" else (4 + 2))
             compute = S * t / (n * NODE["cores"])
             overhead = S * c / (n * NODE["cores"]) if n > 1 else 0.0
             p = predict(game, K, n, t, moves, exits, in_level, oware_rounds)
