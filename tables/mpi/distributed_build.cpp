@@ -164,6 +164,8 @@ std::uint64_t exit_batch_positions(std::uint64_t slice) {
 // Positions of a Phi bucket valued per round of phase 2: a round's requests
 // take about 20 bytes a position, and one round a bucket is the fewest.
 constexpr std::uint64_t kInLevelBatch = std::uint64_t(1) << 20;
+// A round of fewer positions in all is not dealt out (four messages saved).
+constexpr std::uint64_t kDealOutBelow = 4096;
 
 template <class R>
 std::vector<std::int8_t> build_acyclic_level(Comm& comm, HeldSlices& held, const tables::BoardIndex& index, int m, int k,
@@ -209,19 +211,46 @@ std::vector<std::int8_t> build_acyclic_level(Comm& comm, HeldSlices& held, const
     return slice.final_value(tables::key_rank(key));
   };
   const int parts = comm.size(), me = comm.rank();
+  // Every process's bucket sizes, in one exchange for the level: each
+  // process then knows every round's batches without a collective a round.
+  const std::size_t n_buckets = std::size_t(buckets.max_phi()) + 1;
+  std::vector<std::uint64_t> my_sizes(n_buckets);
+  for (std::size_t phi = 0; phi < n_buckets; ++phi) my_sizes[phi] = buckets.bucket_size(int(phi));
+  const std::vector<std::uint64_t> sizes = comm.all_to_all(
+      std::vector<std::span<const std::uint64_t>>(std::size_t(parts), std::span<const std::uint64_t>(my_sizes)));
+  auto bucket_size_of = [&](int r, int phi) { return sizes[std::size_t(r) * n_buckets + std::size_t(phi)]; };
   std::vector<std::uint64_t> batch_ranks;
   for (int phi = buckets.max_phi(); phi >= 0; --phi) {
     const std::uint64_t in_bucket = buckets.bucket_size(phi);
-    const std::uint64_t bucket_rounds = comm.max((in_bucket + kInLevelBatch - 1) / kInLevelBatch);
+    std::uint64_t bucket_rounds = 0;
+    for (int r = 0; r < parts; ++r)
+      bucket_rounds = std::max(bucket_rounds, (bucket_size_of(r, phi) + kInLevelBatch - 1) / kInLevelBatch);
     for (std::uint64_t round = 0; round < bucket_rounds; ++round) {
       const std::uint64_t a = std::min<std::uint64_t>(in_bucket, round * kInLevelBatch);
       buckets.ranks(phi, a, std::min<std::uint64_t>(in_bucket, a + kInLevelBatch) - a, batch_ranks);
-      // Where this batch lies in the list of all, and the part each process values.
-      const std::vector<std::uint64_t> counts = comm.all_gather(batch_ranks.size());
-      std::uint64_t total = 0, first = 0;
+      // Where this batch lies in the list of all, and the part each process
+      // values: its own batch when the batches are about even (within 5%)
+      // or small, so that dealing out costs no messages.
+      std::uint64_t total = 0, first = 0, largest = 0;
       for (int r = 0; r < parts; ++r) {
-        if (r < me) first += counts[std::size_t(r)];
-        total += counts[std::size_t(r)];
+        const std::uint64_t size_r = bucket_size_of(r, phi);
+        const std::uint64_t n = size_r - std::min(size_r, round * kInLevelBatch);
+        const std::uint64_t count_r = std::min(n, kInLevelBatch);
+        if (r < me) first += count_r;
+        total += count_r;
+        largest = std::max(largest, count_r);
+      }
+      if (progress) {  // the same sum on every process, without a collective
+        counted += total / 2;
+        progress->positions_done += total / 2;
+      }
+      if (total < kDealOutBelow || largest * 100 <= total * 105 / std::uint64_t(parts)) {
+        req.clear();
+        slice.value_in_level(batch_ranks, owner, req);
+        *requested += req.size();
+        slice.fold(req, exchange_requests(comm, req, in_level_value));
+        slice.finish(batch_ranks);
+        continue;
       }
       auto part_begin = [&](int r) { return tables::slice_begin(total, parts, r); };  // in the list of all
       // Positions [cut[q], cut[q+1]) of this batch go to process q.
@@ -257,7 +286,6 @@ std::vector<std::int8_t> build_acyclic_level(Comm& comm, HeldSlices& held, const
       std::vector<std::uint64_t> sent;
       for (int q = 0; q < parts; ++q) sent.insert(sent.end(), send_ranks[std::size_t(q)].begin(), send_ranks[std::size_t(q)].end());
       slice.settle(sent, settled);
-      count(batch_ranks.size());
     }
   }
   if (progress) progress->positions_done += size - std::min(size, counted);
