@@ -45,7 +45,6 @@
 #include <bit>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "mancala/error.hpp"
@@ -142,6 +141,26 @@ inline constexpr std::size_t kBatch = 64;
 // values take the cells' place as they are written out (PageBuffer).
 inline std::uint64_t working_bytes(std::uint64_t positions) { return positions * sizeof(Cell) + positions / 8; }
 
+// The moves of a non-terminal Oware position p of level k, sorted out as
+// every scan of a level's exits needs them: over(gain) for a move that
+// ends the game, exit(gain, child, child's seeds) for one whose child is in
+// a lower level, stay() for one that stays in the level.  Oware has no
+// extra turns, so a gain is the store difference's change.
+template <class R, class Over, class Exit, class Stay>
+void for_each_move(const Position& p, int k, Over&& over, Exit&& exit, Stay&& stay) {
+  for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
+    Position c = p;
+    const MoveResult res = R::play(c, std::countr_zero(rest));
+    const int gain = move_gain(c, false, 0);
+    if (res.game_over)
+      over(gain);
+    else if (const int cs = c.board_seeds(); cs < k)
+      exit(gain, c, cs);
+    else
+      stay();
+  }
+}
+
 // Forward scan of ranks [lo, hi) of level k: best exit and in-level child
 // count of every position, into cells[rank - lo].  The exits' values are
 // looked up a batch at a time, after prefetching.  Adds half of hi - lo to
@@ -174,24 +193,14 @@ std::uint64_t scan_exits(const BoardIndex& index, int m, int k, const Lower& low
           best[i] = finished_board_value(p);
           continue;
         }
-        for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
-          Position c = p;
-          const MoveResult res = R::play(c, std::countr_zero(rest));
-          const int delta = move_gain(c, false, 0);  // Oware has no extra turns
-          if (res.game_over) {
-            best[i] = std::max(best[i], delta);
-          } else if (const int cs = c.board_seeds(); cs < k) {
-            if constexpr (std::is_pointer_v<decltype(lower(cs))>) {
+        for_each_move<R>(
+            p, k, [&](int delta) { best[i] = std::max(best[i], delta); },
+            [&](int delta, const Position& c, int cs) {
               const std::int8_t* v = lower(cs) + index.rank(c.pits.data(), cs);
               __builtin_prefetch(v);
               exits.push_back({v, delta, std::uint32_t(i)});
-            } else {  // lower(cs)[rank] gives the value (held in slices)
-              best[i] = std::max(best[i], delta - int(lower(cs)[index.rank(c.pits.data(), cs)]));
-            }
-          } else {
-            ++in_level[i];
-          }
-        }
+            },
+            [&] { ++in_level[i]; });
       }
       for (const Exit& e : exits) best[e.position] = std::max(best[e.position], e.delta - int(*e.value));
       for (std::uint64_t rank = first; rank != last; ++rank) {

@@ -63,14 +63,6 @@ class CyclicSlice {
   void scan(const Lower& lower) {
     cyclic_detail::scan_exits<R>(index_, m_, k_, lower, lo_, hi_, cells_.data(), nullptr);
   }
-  // The same for the ranks [from, to) of the slice only (in batches, when
-  // the exits' values are fetched a batch at a time); lower(seeds) may also
-  // be an object whose [rank] gives the value.
-  template <class Lower>
-  void scan(const Lower& lower, std::uint64_t from, std::uint64_t to) {
-    if (from < lo_ || to > hi_ || from > to) throw std::logic_error("cyclic slice: scan outside the slice");
-    cyclic_detail::scan_exits<R>(index_, m_, k_, lower, from, to, cells_.data() + (from - lo_), nullptr);
-  }
 
   // The exits of the ranks [from, to) of the slice when some children are
   // held elsewhere (a distributed build), each move played once:
@@ -97,26 +89,20 @@ class CyclicSlice {
           best_[i] = finished_board_value(p);
           continue;
         }
-        for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
-          Position c = p;
-          const MoveResult res = R::play(c, std::countr_zero(rest));
-          const int delta = move_gain(c, false, 0);  // Oware has no extra turns
-          if (res.game_over) {
-            best_[i] = std::max(best_[i], delta);
-          } else if (const int cs = c.board_seeds(); cs < k_) {
-            const std::uint64_t cr = index_.rank(c.pits.data(), cs);
-            if (const std::int8_t* v = held(cs, cr)) {
-              best_[i] = std::max(best_[i], delta - int(*v));
-            } else {
-              const std::uint64_t key = value_key(cs, cr);
-              const int o = owner(key);
-              mine.keys[std::size_t(o)].push_back(key);
-              mine.waiting[std::size_t(o)].push_back({i, std::int16_t(delta), false});
-            }
-          } else {
-            ++in_level_[i];
-          }
-        }
+        cyclic_detail::for_each_move<R>(
+            p, k_, [&](int delta) { best_[i] = std::max(best_[i], delta); },
+            [&](int delta, const Position& c, int cs) {
+              const std::uint64_t cr = index_.rank(c.pits.data(), cs);
+              if (const std::int8_t* v = held(cs, cr)) {
+                best_[i] = std::max(best_[i], delta - int(*v));
+              } else {
+                const std::uint64_t key = value_key(cs, cr);
+                const int o = owner(key);
+                mine.keys[std::size_t(o)].push_back(key);
+                mine.waiting[std::size_t(o)].push_back({i, std::int16_t(delta), false});
+              }
+            },
+            [&] { ++in_level_[i]; });
       }
     });
     for (auto& f : found) out.append(f);
