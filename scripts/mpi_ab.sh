@@ -2,7 +2,7 @@
 # Two builds of mancala-mpi side by side, alternated, with `mancala build`
 # beside them, on one table set:
 #   scripts/mpi_ab.sh BEFORE_BIN_DIR AFTER_BIN_DIR GAME PITS MAX_SEEDS [PASSES]
-# e.g. scripts/mpi_ab.sh /tmp/before/bin build/bin kalah 6 18 2
+# e.g. scripts/mpi_ab.sh ../mancala-before/build/bin build/bin kalah 6 18 2
 # Each BIN_DIR holds mancala-mpi (AFTER_BIN_DIR also mancala).  Every pass
 # runs `mancala build` with 1 and 2 threads, then each mancala-mpi with 1
 # and 2 ranks of 1 thread, checks every level file against the first
