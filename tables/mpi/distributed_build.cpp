@@ -91,10 +91,11 @@ class HeldSlices {
   std::uint64_t peak_ = 0;
 };
 
-// Positions a process values per request round: 1/16 of its slice of the
-// level (a round's keys, up to 6 successors of 8 bytes a position, and their
-// answers then take at most about 3 bytes a position of the slice), at least
-// 256 (so that tiny levels do not take a collective per handful).
+// Positions of Oware's exit scan per request round: 1/16 of the slice (a
+// round holds each position's best exit and in-level count, 8 bytes, and
+// about half an exit a position asked for, 8 bytes of key and 16 of
+// waiting move: some 1.5 bytes a position of the slice), at least 256 (so
+// that tiny levels do not take a collective per handful).
 std::uint64_t batch_positions(std::uint64_t slice) { return std::max<std::uint64_t>(256, slice / 16); }
 
 // A personalised exchange of sorted key lists (out[r] for rank r), each sent
