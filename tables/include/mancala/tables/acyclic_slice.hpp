@@ -79,16 +79,7 @@ class AcyclicSlice {
 
   // The answers to `req` (every owner's, concatenated in owner order).
   void fold(const ExitRequests& req, std::span<const std::int8_t> answers) {
-    std::size_t at = 0;
-    for (const auto& waiting : req.waiting) {
-      if (answers.size() - at < waiting.size()) throw std::logic_error("AcyclicSlice: too few answers");
-      for (const WaitingMove& w : waiting) {
-        const std::int8_t v = answers[at++];
-        if (v == kUnknownValue) throw std::logic_error("AcyclicSlice: an unknown value in an answer");
-        improve(w.offset, move_value(w.extra_turn, w.gain, v));
-      }
-    }
-    if (at != answers.size()) throw std::logic_error("AcyclicSlice: too many answers");
+    for_each_answer(req, answers, [&](const WaitingMove& w, std::int8_t v) { improve(w.offset, move_value(w.extra_turn, w.gain, v)); });
   }
 
   // After phase 1 (every exit folded in): the positions with in-level moves

@@ -108,16 +108,7 @@ class CyclicSlice {
     for (auto& f : found) out.append(f);
   }
   void fold_exits(const ExitRequests& req, std::span<const std::int8_t> answers) {
-    std::size_t at = 0;
-    for (const auto& waiting : req.waiting) {
-      if (answers.size() - at < waiting.size()) throw std::logic_error("cyclic slice: too few answers");
-      for (const WaitingMove& w : waiting) {
-        const std::int8_t v = answers[at++];
-        if (v == kUnknownValue) throw std::logic_error("cyclic slice: an unknown value in an answer");
-        best_[w.offset] = std::max(best_[w.offset], w.gain - int(v));
-      }
-    }
-    if (at != answers.size()) throw std::logic_error("cyclic slice: too many answers");
+    for_each_answer(req, answers, [&](const WaitingMove& w, std::int8_t v) { best_[w.offset] = std::max(best_[w.offset], w.gain - int(v)); });
     for (std::size_t i = 0; i < best_.size(); ++i)
       cells_[batch_from_ - lo_ + i] = cyclic_detail::undecided_cell(best_[i], in_level_[i]);
   }

@@ -4,7 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <stdexcept>
 #include <vector>
+
+#include "mancala/tables/value_encoding.hpp"
 
 namespace mancala::tables {
 
@@ -40,5 +44,23 @@ struct ExitRequests {
     }
   }
 };
+
+// f(move, value) for every waiting move of `req` and its answer (every
+// owner's answers, concatenated in owner order); answers that do not match
+// the requests one for one, or an unknown value among them, are a logic
+// error.
+template <class F>
+void for_each_answer(const ExitRequests& req, std::span<const std::int8_t> answers, F&& f) {
+  std::size_t at = 0;
+  for (const auto& waiting : req.waiting) {
+    if (answers.size() - at < waiting.size()) throw std::logic_error("request round: too few answers");
+    for (const WaitingMove& w : waiting) {
+      const std::int8_t v = answers[at++];
+      if (v == kUnknownValue) throw std::logic_error("request round: an unknown value in an answer");
+      f(w, v);
+    }
+  }
+  if (at != answers.size()) throw std::logic_error("request round: too many answers");
+}
 
 }  // namespace mancala::tables
