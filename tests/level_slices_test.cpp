@@ -1,16 +1,13 @@
 // The pieces a distributed build is made of (phi_buckets.hpp,
-// acyclic_positions.hpp, acyclic_slice.hpp, cyclic_slice.hpp), driven here in one process with
+// acyclic_slice.hpp, cyclic_slice.hpp), driven here in one process with
 // the level split into several parts and the "messages" handed over by hand:
 // the values must be those of LevelValues, byte for byte.  The MPI program
 // (tables/mpi/) drives the same pieces with real messages.
 #include <gtest/gtest.h>
 
-#include <map>
-#include <set>
 #include <vector>
 
 #include "mancala/rules.hpp"
-#include "mancala/tables/acyclic_positions.hpp"
 #include "mancala/tables/acyclic_slice.hpp"
 #include "mancala/tables/cyclic_slice.hpp"
 #include "mancala/tables/level_values.hpp"
@@ -21,61 +18,6 @@ namespace {
 
 using namespace mancala;
 using namespace mancala::tables;
-
-template <class R>
-void expect_acyclic_split_matches(int m, int max_seeds, int parts) {
-  LevelValues<R> reference(m, max_seeds);
-  for (int k = 0; k <= max_seeds; ++k) reference.build_next();
-  const BoardIndex index(2 * m, max_seeds);
-  std::vector<std::vector<std::int8_t>> levels;
-  for (int k = 0; k <= max_seeds; ++k) {
-    const PhiBuckets buckets(index, m, k);
-    std::vector<std::int8_t> level(index.level_size(k), kUnknownValue);
-    std::set<std::uint64_t> seen;
-    for (int phi = buckets.max_phi(); phi >= 0; --phi) {
-      const std::vector<std::uint64_t> bucket = buckets.bucket(phi);
-      std::vector<std::int8_t> gathered(bucket.size());
-      for (int part = 0; part < parts; ++part) {  // each part its share
-        const std::uint64_t lo = slice_begin(bucket.size(), parts, part), hi = slice_begin(bucket.size(), parts, part + 1);
-        solve_acyclic_positions<R>(index, m, k, [&](int s) { return levels[std::size_t(s)].data(); }, level.data(),
-                                   std::span<const std::uint64_t>(bucket).subspan(lo, hi - lo), gathered.data() + lo);
-      }
-      for (std::size_t i = 0; i < bucket.size(); ++i) {  // the all-gather
-        EXPECT_TRUE(seen.insert(bucket[i]).second) << "rank " << bucket[i] << " in two buckets";
-        level[bucket[i]] = gathered[i];
-      }
-    }
-    EXPECT_EQ(seen.size(), index.level_size(k));
-    EXPECT_EQ(level, reference.level(k)) << "level " << k << " in " << parts << " parts";
-    levels.push_back(std::move(level));
-  }
-}
-
-TEST(LevelSlices, AcyclicPhiBucketsSplitGiveTheSameValues) {
-  for (int parts : {1, 3}) {
-    expect_acyclic_split_matches<KalahRules<false>>(3, 9, parts);
-    expect_acyclic_split_matches<KalahRules<true>>(3, 8, parts);
-    expect_acyclic_split_matches<BrainKingRules>(3, 8, parts);
-    expect_acyclic_split_matches<CongkakRules<CongkakCapture::Always>>(3, 8, parts);
-  }
-}
-
-TEST(LevelSlices, SuccessorNotYetKnownIsAnError) {
-  const BoardIndex index(6, 6);
-  std::vector<std::vector<std::int8_t>> lower;
-  LevelValues<KalahRules<false>> reference(3, 6);
-  for (int k = 0; k < 6; ++k) lower.push_back((reference.build_next(), reference.level(k)));
-  std::vector<std::int8_t> level(index.level_size(6), kUnknownValue);
-  const PhiBuckets buckets(index, 3, 6);
-  // Phi 6 (every seed in a pit 1) is the lowest bucket of level 6: its
-  // positions have in-level successors of larger Phi, all unknown here.
-  EXPECT_TRUE(buckets.bucket(5).empty());
-  ASSERT_FALSE(buckets.bucket(6).empty());
-  std::vector<std::int8_t> out(buckets.bucket(6).size());
-  EXPECT_THROW(solve_acyclic_positions<KalahRules<false>>(index, 3, 6, [&](int s) { return lower[std::size_t(s)].data(); },
-                                                           level.data(), std::span<const std::uint64_t>(buckets.bucket(6)), out.data()),
-               std::logic_error);
-}
 
 // The 8-byte layout (a slice of 2^32 positions or more) forced on small
 // slices: the same buckets as the 4-byte one, rank for rank, read whole or
@@ -208,7 +150,8 @@ TEST(LevelSlices, SliceOwnerIsTheSliceThatHoldsTheRank) {
 // with the messages handed over by hand: each part holds only its slice of
 // every level, values its exits in batches (asking the other parts for the
 // lower-level children it does not hold), then its in-level moves bucket by
-// bucket of Phi (asking for the in-level children it does not hold).
+// bucket of Phi (asking for the in-level children it does not hold), half
+// of each bucket valued for it by another part.
 template <class R>
 void expect_acyclic_slices_match(int m, int max_seeds, int parts, bool moves_within_levels = true) {
   LevelValues<R> reference(m, max_seeds);
@@ -218,7 +161,7 @@ void expect_acyclic_slices_match(int m, int max_seeds, int parts, bool moves_wit
   std::vector<std::vector<std::vector<std::int8_t>>> held(static_cast<std::size_t>(parts));
   auto begin = [&](int k, int p) { return slice_begin(index.level_size(k), parts, p); };
   auto owner = [&](std::uint64_t key) { return slice_owner(index.level_size(key_seeds(key)), parts, key_rank(key)); };
-  std::uint64_t exit_keys = 0, in_level_keys = 0;
+  std::uint64_t exit_keys = 0, in_level_keys = 0, foreign_positions = 0;
   for (int k = 0; k <= max_seeds; ++k) {
     std::vector<AcyclicSlice<R>> slices;
     for (int p = 0; p < parts; ++p) slices.emplace_back(index, m, k, begin(k, p), begin(k, p + 1));
@@ -254,12 +197,24 @@ void expect_acyclic_slices_match(int m, int max_seeds, int parts, bool moves_wit
     for (auto& slice : slices) buckets.push_back(&slice.order_by_phi());
     for (int phi = k * m; phi >= 0; --phi) {
       for (int p = 0; p < parts; ++p) {
+        // Part p values the first half of its bucket; with more than one
+        // part, the next part values the rest for it (as a round that deals
+        // out the work does), from the exits part p sends, and p settles them.
         const std::vector<std::uint64_t> bucket = buckets[std::size_t(p)]->bucket(phi);
-        ExitRequests req(parts);
-        slices[std::size_t(p)].value_in_level(std::span<const std::uint64_t>(bucket), owner, req);
-        in_level_keys += req.size();
+        const std::size_t kept = parts > 1 ? bucket.size() / 2 : bucket.size();
+        const std::span<const std::uint64_t> mine(bucket.data(), kept), sent(bucket.data() + kept, bucket.size() - kept);
+        const int helper = (p + 1) % parts;
+        std::vector<std::int8_t> exits;
+        for (const std::uint64_t r : sent) exits.push_back(slices[std::size_t(p)].exit_best(r));
+        ExitRequests req(parts), foreign_req(parts);
+        slices[std::size_t(p)].value_in_level(mine, owner, req);
+        slices[std::size_t(helper)].value_foreign(sent, exits, owner, foreign_req);
+        in_level_keys += req.size() + foreign_req.size();
         slices[std::size_t(p)].fold(req, answers(req, true));
-        slices[std::size_t(p)].finish(std::span<const std::uint64_t>(bucket));
+        slices[std::size_t(helper)].fold(foreign_req, answers(foreign_req, true));
+        slices[std::size_t(p)].finish(mine);
+        slices[std::size_t(p)].settle(sent, slices[std::size_t(helper)].foreign_values());
+        foreign_positions += sent.size();
       }
     }
     std::vector<std::int8_t> level;
@@ -274,6 +229,7 @@ void expect_acyclic_slices_match(int m, int max_seeds, int parts, bool moves_wit
     EXPECT_GT(exit_keys, 0u);
     if (moves_within_levels) {
       EXPECT_GT(in_level_keys, 0u) << m << " pits";
+      EXPECT_GT(foreign_positions, 0u) << m << " pits";
     }
   }
 }

@@ -32,7 +32,6 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <optional>
