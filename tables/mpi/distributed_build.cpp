@@ -19,6 +19,8 @@
 #include "mancala/tables/cyclic_slice.hpp"
 #include "mancala/tables/phi_buckets.hpp"
 #include "mancala/tables/remote_values.hpp"
+#include "mancala/tables/row_sum_classes.hpp"
+#include "mancala/tables/row_sum_slice.hpp"
 #include "mancala/tables/table_file.hpp"
 
 namespace mancala::mpi {
@@ -168,9 +170,93 @@ constexpr std::uint64_t kInLevelBatch = std::uint64_t(1) << 20;
 // A round of fewer positions in all is not dealt out (four messages saved).
 constexpr std::uint64_t kDealOutBelow = 4096;
 
+// An acyclic level split by row-sum classes (row_sum_classes.hpp): each
+// process values the boards of its classes, asking only for exits, in
+// rounds of about exit_batch_positions() boards; walks their in-level
+// chains without a message; then sends every value to the owner of its rank
+// slice, the runs in rank order, so that no rank is sent along (a byte a
+// board).
+template <class R>
+std::vector<std::int8_t> build_acyclic_level_by_classes(Comm& comm, HeldSlices& held, const tables::BoardIndex& index,
+                                                        const tables::RowSumClasses& classes, int k, std::uint64_t* requested,
+                                                        DistributedProgress* progress) {
+  const std::uint64_t lo = held.lo(k), hi = held.hi(k), size = index.level_size(k);
+  const int parts = comm.size(), me = comm.rank();
+  tables::RowSumSlice<R> slice(index, classes);
+  held.note_extra(classes.local_size() + (hi - lo));  // the classes' values, then the rank slice they go to
+  auto owner = [&](std::uint64_t key) { return held.owner(key); };
+  auto held_value = [&](int s, std::uint64_t r) -> const std::int8_t* {
+    return held.holds(s, r) ? held.slice(s).data() + (r - held.lo(s)) : nullptr;
+  };
+  // Step 1: the exits, whole blocks a round.
+  const std::uint64_t batch = exit_batch_positions(classes.local_size());
+  std::vector<std::uint64_t> round_end;
+  for (std::uint64_t i = 0, n = 0; i < slice.blocks(); ++i) {
+    n += slice.block_size(i);
+    if (n >= batch || i + 1 == slice.blocks()) {
+      round_end.push_back(i + 1);
+      n = 0;
+    }
+  }
+  const std::uint64_t rounds = comm.max(std::uint64_t(round_end.size()));
+  std::uint64_t counted = 0;  // positions added to the progress (the same on every process)
+  tables::ExitRequests req(parts);
+  for (std::uint64_t round = 0; round < rounds; ++round) {
+    // Blocks [a, b) (none once this process's rounds are done).
+    const std::uint64_t a = round == 0 ? 0 : round <= round_end.size() ? round_end[round - 1] : slice.blocks();
+    const std::uint64_t b = round < round_end.size() ? round_end[round] : slice.blocks();
+    req.clear();
+    std::uint64_t positions = 0;
+    if (a < b) {
+      slice.value_exits(a, b, held_value, owner, req);
+      positions = slice.block_begin(b - 1) + slice.block_size(b - 1) - slice.block_begin(a);
+    }
+    *requested += req.size();
+    slice.fold(req, exchange_requests(comm, req, [&](std::uint64_t key) { return owned_value(held, key); }));
+    if (progress) {
+      const std::uint64_t all = comm.sum(positions) / 2;
+      counted += all;
+      progress->positions_done += all;
+    }
+  }
+  // Step 2: the in-level chains, here alone.
+  slice.value_in_level();
+  // The values to their rank slices.
+  std::vector<std::uint64_t> bounds;
+  for (int r = 0; r <= parts; ++r) bounds.push_back(held.begin(k, r));
+  const std::vector<std::int8_t>& values = slice.values();
+  std::vector<std::vector<std::int8_t>> out(static_cast<std::size_t>(parts));
+  classes.for_each_run(bounds, [&](int q, int r, std::uint64_t first, std::uint64_t, std::uint64_t count) {
+    if (q == me && r != me) out[std::size_t(r)].insert(out[std::size_t(r)].end(), values.begin() + std::ptrdiff_t(first),
+                                                       values.begin() + std::ptrdiff_t(first + count));
+  });
+  std::vector<std::span<const std::int8_t>> send(out.begin(), out.end());
+  std::vector<std::uint64_t> from;
+  const std::vector<std::int8_t> in = comm.all_to_all(send, &from);
+  std::vector<std::uint64_t> start(static_cast<std::size_t>(parts), 0);
+  for (int q = 1; q < parts; ++q) start[std::size_t(q)] = start[std::size_t(q) - 1] + from[std::size_t(q) - 1];
+  std::vector<std::uint64_t> read = start;
+  std::vector<std::int8_t> mine(hi - lo);
+  classes.for_each_run(bounds, [&](int q, int r, std::uint64_t first, std::uint64_t at, std::uint64_t count) {
+    if (r != me) return;
+    const std::int8_t* src = q == me ? values.data() + first : in.data() + read[std::size_t(q)];
+    if (q != me) read[std::size_t(q)] += count;
+    std::copy_n(src, count, mine.data() + at);
+  });
+  for (int q = 0; q < parts; ++q)  // every value received was placed
+    if (q != me && read[std::size_t(q)] != start[std::size_t(q)] + from[std::size_t(q)])
+      throw std::logic_error("level " + std::to_string(k) + ": process " + std::to_string(q) + " sent values for other ranks");
+  if (progress) progress->positions_done += size - std::min(size, counted);
+  return mine;
+}
+
 template <class R>
 std::vector<std::int8_t> build_acyclic_level(Comm& comm, HeldSlices& held, const tables::BoardIndex& index, int m, int k,
                                              std::uint64_t* requested, DistributedProgress* progress) {
+  if (tables::RowSumSlice<R>::supports(m)) {
+    const tables::RowSumClasses classes(index, m, k, comm.size(), comm.rank());
+    if (classes.balanced(comm.size())) return build_acyclic_level_by_classes<R>(comm, held, index, classes, k, requested, progress);
+  }
   const std::uint64_t lo = held.lo(k), hi = held.hi(k), size = index.level_size(k);
   tables::AcyclicSlice<R> slice(index, m, k, lo, hi);
   held.note_extra(hi - lo);
@@ -597,8 +683,12 @@ std::uint64_t distributed_memory_estimate(const Ruleset& rules, int pits_per_sid
   std::uint64_t bytes = index.level_offset(max_seeds + 1) / p + std::uint64_t(max_seeds) + 1;  // a slice of every level
   if (rules.game == Game::Oware)  // the slice's cells, frontier and update buffers (about 3 predecessors each)
     bytes += slice * (4 + 8 + 2 * 3 * 8);
-  else  // the Phi order of the slice's positions with in-level moves (at most all), their bits and moves, a round's requests
-    bytes += (slice < tables::PhiBuckets::kNarrowBelow ? 4 : 8) * slice + slice / 8 + slice + (std::uint64_t(50) << 20);
+  else  // the larger of the two splits (build_acyclic_level):
+    // by ranks and Phi, the Phi order of the positions with in-level moves (at most all), their bits and moves;
+    // by row-sum classes (at most 5% over a slice), their values and moves, the values sent and received;
+    // and a round's requests
+    bytes += std::max((slice < tables::PhiBuckets::kNarrowBelow ? 4 : 8) * slice + slice / 8 + slice, slice * 105 / 100 * 4) +
+             (std::uint64_t(50) << 20);
   bytes += 3 * slice;    // a request round's keys and answers (batch_positions)
   return bytes;
 }

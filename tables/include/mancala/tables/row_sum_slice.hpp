@@ -1,0 +1,267 @@
+// One process's share of an acyclic level (Kalah, BrainKing, Congkak) in a
+// distributed build when the level is split by row-sum classes
+// (row_sum_classes.hpp): every in-level child of a board here is here too,
+// so the level takes two steps and one request exchange per batch:
+//
+//  1. Exits (value_exits, fold): every move is played once; a move that
+//     ends the game or leaves seeds in a store is valued at once when this
+//     process holds the child's rank slice of its lower level, and is
+//     otherwise asked of the child's owner (ExitRequests) and folded in
+//     when the answer comes.  The moves that stay in the level are
+//     remembered, a bit a pit (a byte a board, boards of up to 8 pits a
+//     side).
+//  2. Moves within the level (value_in_level): one memoized depth-first
+//     pass over the boards that have any, as LevelValues does on one
+//     machine, without a message: threads may value a shared child twice,
+//     always to the same value.
+//
+// What a board holds meanwhile is the best of the moves folded in so far
+// (kUnknownValue: none yet; a table value is never -128), and its in-level
+// moves until they are valued.  Nothing here communicates: tables/mpi/
+// hands the requests to their owners, and tests do it by hand.
+#pragma once
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "mancala/rules.hpp"
+#include "mancala/valuation.hpp"
+#include "mancala/tables/board_index.hpp"
+#include "mancala/tables/exit_requests.hpp"
+#include "mancala/tables/row_sum_classes.hpp"
+#include "mancala/tables/value_encoding.hpp"
+
+namespace mancala::tables {
+
+template <class R>
+class RowSumSlice {
+ public:
+  // The in-level moves of a board are kept in a byte.
+  static constexpr int kMaxPits = 8;
+  static bool supports(int m) { return m <= kMaxPits; }
+
+  RowSumSlice(const BoardIndex& index, const RowSumClasses& classes)
+      : index_(index), classes_(classes), m_(classes.pits_per_side()), k_(classes.seeds()),
+        level_(classes.local_size(), kUnknownValue), moves_(classes.local_size(), 0) {
+    if (!supports(m_)) throw std::logic_error("RowSumSlice: more pits than a byte of moves holds");
+    std::uint64_t n = 0;
+    for (int a = 0; a <= k_; ++a) {
+      first_block_.push_back(n);
+      if (classes.mine(a)) n += classes.rows(k_ - a);
+    }
+    first_block_.push_back(n);
+  }
+
+  // This process's boards come in blocks (one opponent's row each, every
+  // mover's row of its sum): blocks() of them, block i starting at local
+  // index block_begin(i) with block_size(i) boards.
+  std::uint64_t blocks() const { return first_block_.back(); }
+  std::uint64_t block_begin(std::uint64_t i) const {
+    const int a = block_sum(i);
+    return classes_.off(a) + (i - first_block_[std::size_t(a)]) * classes_.rows(a);
+  }
+  std::uint64_t block_size(std::uint64_t i) const { return classes_.rows(block_sum(i)); }
+
+  // Step 1 for blocks [first, last).  held(s, r) points at the value of
+  // rank r of lower level s when this process holds it, else is null;
+  // owner(key) is the process to ask.  The requests are added to `out`.
+  template <class Held, class Owner>
+  void value_exits(std::uint64_t first, std::uint64_t last, const Held& held, const Owner& owner, ExitRequests& out) {
+    if (first > last || last > blocks()) throw std::logic_error("RowSumSlice: bad blocks");
+    with_width([&](auto width) { value_exits_of<decltype(width)::value>(first, last, held, owner, out); });
+  }
+
+  // The answers to `req` (every owner's, concatenated in owner order).
+  void fold(const ExitRequests& req, std::span<const std::int8_t> answers) {
+    for_each_answer(req, answers, [&](const WaitingMove& w, std::int8_t v) {
+      std::int8_t& cell = level_[w.offset];
+      const int value = move_value(w.extra_turn, w.gain, v);
+      if (cell == kUnknownValue || value > cell) cell = std::int8_t(value);
+    });
+  }
+
+  // Step 2, once every exit is folded in.
+  void value_in_level() {
+    with_width([&](auto width) { value_in_level_of<decltype(width)::value>(); });
+  }
+
+  // The values by local index (RowSumClasses::local_index), once step 2
+  // is done.
+  const std::vector<std::int8_t>& values() const { return level_; }
+
+ private:
+  int block_sum(std::uint64_t i) const {
+    if (i >= blocks()) throw std::logic_error("RowSumSlice: no block " + std::to_string(i));
+    return int(std::upper_bound(first_block_.begin(), first_block_.end(), i) - first_block_.begin()) - 1;
+  }
+
+  template <class F>
+  void with_width(F&& f) const {
+    if (m_ == 6)
+      f(std::integral_constant<int, 6>{});
+    else if (m_ == 5)
+      f(std::integral_constant<int, 5>{});
+    else
+      f(std::integral_constant<int, 0>{});
+  }
+  // Width > 0: every board has Width pits a side, and the compiler is told
+  // so (as LevelValues does).
+  template <int Width>
+  void assume_width(const Position& p) const {
+    if constexpr (Width > 0) {
+      if (p.m() != Width) __builtin_unreachable();
+    }
+  }
+  int mover_row_sum(const Position& p) const {
+    int s = 0;
+    for (int i = 0; i < m_; ++i) s += p.pits[std::size_t(i)];
+    return s;
+  }
+
+  template <int Width, class Held, class Owner>
+  void value_exits_of(std::uint64_t first, std::uint64_t last, const Held& held, const Owner& owner, ExitRequests& out) {
+    const int parts = int(out.keys.size());
+    tbb::enumerable_thread_specific<ExitRequests> found([&] { return ExitRequests(parts); });
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(first, last), [&](const tbb::blocked_range<std::uint64_t>& blocks) {
+      ExitRequests& mine = found.local();
+      Position p;
+      p.pits_per_side = std::uint8_t(m_);
+      for (std::uint64_t i = blocks.begin(); i != blocks.end(); ++i) {
+        const int a = block_sum(i), b = k_ - a;
+        classes_.row_unrank(i - first_block_[std::size_t(a)], b, p.pits.data() + m_);
+        classes_.row_unrank(0, a, p.pits.data());
+        const std::uint64_t begin = block_begin(i), end = begin + classes_.rows(a);
+        for (std::uint64_t offset = begin; offset != end; ++offset, classes_.row_next(p.pits.data())) {
+          assume_width<Width>(p);
+          if (R::is_terminal(p)) {
+            level_[offset] = std::int8_t(finished_board_value(p));
+            continue;
+          }
+          // Play every move first and touch the held children's cache
+          // lines, then read them (their misses overlap, as in LevelValues).
+          constexpr int kMoves = Width > 0 ? Width : kMaxPits;
+          struct Exit {
+            const std::int8_t* value;
+            int gain;
+            bool extra;
+          } exits[kMoves];
+          int n = 0;
+          int best = kBelowEveryValue;
+          std::uint8_t in_level = 0;
+          for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
+            Position c = p;
+            const int pit = std::countr_zero(rest);
+            const MoveResult res = R::play(c, pit);
+            assume_width<Width>(c);
+            const int gain = move_gain(c, res.extra_turn, 0);
+            if (res.game_over) {
+              best = std::max(best, move_value(res.extra_turn, gain, 0));
+              continue;
+            }
+            const int cs = c.board_seeds();
+            if (cs == k_) {
+              if (res.extra_turn || mover_row_sum(c) != b)
+                throw std::logic_error("a move within level " + std::to_string(k_) +
+                                       " left its row sums unswapped: the level cannot be split by row sums");
+              in_level = std::uint8_t(in_level | 1u << pit);
+              continue;
+            }
+            const std::uint64_t cr = index_.rank(c.pits.data(), cs);
+            if (const std::int8_t* v = held(cs, cr)) {
+              __builtin_prefetch(v);
+              exits[n++] = {v, gain, res.extra_turn};
+            } else {
+              const std::uint64_t key = value_key(cs, cr);
+              const int r = owner(key);
+              mine.keys[std::size_t(r)].push_back(key);
+              mine.waiting[std::size_t(r)].push_back({offset, std::int16_t(gain), res.extra_turn});
+            }
+          }
+          for (int j = 0; j < n; ++j) best = std::max(best, move_value(exits[j].extra, exits[j].gain, *exits[j].value));
+          level_[offset] = best == kBelowEveryValue ? kUnknownValue : std::int8_t(best);
+          moves_[offset] = in_level;
+        }
+      }
+    });
+    for (auto& f : found) out.append(f);
+  }
+
+  template <int Width>
+  void value_in_level_of() {
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, blocks()), [&](const tbb::blocked_range<std::uint64_t>& blocks) {
+      Position p;
+      p.pits_per_side = std::uint8_t(m_);
+      for (std::uint64_t i = blocks.begin(); i != blocks.end(); ++i) {
+        const int a = block_sum(i), b = k_ - a;
+        classes_.row_unrank(i - first_block_[std::size_t(a)], b, p.pits.data() + m_);
+        classes_.row_unrank(0, a, p.pits.data());
+        const std::uint64_t begin = block_begin(i), end = begin + classes_.rows(a);
+        for (std::uint64_t offset = begin; offset != end; ++offset, classes_.row_next(p.pits.data()))
+          if (std::atomic_ref<std::uint8_t>(moves_[offset]).load(std::memory_order_acquire) != 0) solve<Width>(p, a, offset);
+      }
+    });
+  }
+
+  // The value of board p (mover's row of a seeds, at `offset`), from its
+  // exits and, depth first, its in-level children.  Two passes over the
+  // moves, as in LevelValues: the first plays them and touches every
+  // child's cells, the second reads them.
+  template <int Width>
+  std::int8_t solve(const Position& p, int a, std::uint64_t offset) {
+    assume_width<Width>(p);
+    constexpr int kMoves = Width > 0 ? Width : kMaxPits;
+    struct Child {
+      union {  // not zeroed at every board (Position's members have initializers)
+        Position pos;
+      };
+      Child() {}
+      std::uint64_t offset;
+      int gain;
+    } children[kMoves];
+    int n = 0;
+    const std::uint8_t moves = std::atomic_ref<std::uint8_t>(moves_[offset]).load(std::memory_order_acquire);
+    const int b = k_ - a;
+    for (unsigned rest = moves; rest; rest &= rest - 1, ++n) {
+      Child& c = children[n];
+      c.pos = p;
+      const MoveResult res = R::play(c.pos, std::countr_zero(rest));
+      assume_width<Width>(c.pos);
+      c.gain = move_gain(c.pos, res.extra_turn, 0);
+      c.offset = classes_.local_index(c.pos.pits.data(), b);  // row sums (b, a): here too
+      __builtin_prefetch(&level_[c.offset]);
+      __builtin_prefetch(&moves_[c.offset]);
+    }
+    const std::int8_t exits = std::atomic_ref<std::int8_t>(level_[offset]).load(std::memory_order_relaxed);
+    int best = exits == kUnknownValue ? kBelowEveryValue : exits;
+    for (int j = 0; j < n; ++j) {
+      const Child& c = children[j];
+      const std::int8_t v = std::atomic_ref<std::uint8_t>(moves_[c.offset]).load(std::memory_order_acquire) != 0
+                                ? solve<Width>(c.pos, b, c.offset)
+                                : std::atomic_ref<std::int8_t>(level_[c.offset]).load(std::memory_order_relaxed);
+      best = std::max(best, move_value(false, c.gain, v));
+    }
+    std::atomic_ref<std::int8_t>(level_[offset]).store(std::int8_t(best), std::memory_order_relaxed);
+    std::atomic_ref<std::uint8_t>(moves_[offset]).store(0, std::memory_order_release);
+    return std::int8_t(best);
+  }
+
+  const BoardIndex& index_;
+  const RowSumClasses& classes_;
+  int m_, k_;
+  std::vector<std::int8_t> level_;    // by local index: the best move folded in so far
+  std::vector<std::uint8_t> moves_;   // by local index: in-level moves still to value (bit a pit)
+  std::vector<std::uint64_t> first_block_;  // by mover's row sum: the first block of those boards here
+};
+
+}  // namespace mancala::tables
