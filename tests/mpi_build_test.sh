@@ -190,8 +190,10 @@ holds 18
 same_files "$work/ref-big" "$stopped" 17
 # Memory: a rank holds its slice of every level, not the levels.  The same
 # tables with 1 and 3 ranks: the values a rank holds at its peak (its slices,
-# plus the level being built) are all of them with 1 rank and about a third
-# with 3 (each slice is at most size/3 + 1, one a level).
+# plus the level being built: its row-sum classes, at most 5% over a third,
+# and the slice they go to) are all of them and the last level again with 1
+# rank, and about a third with 3 (each slice is at most size/3 + 1, one a
+# level).
 # shellcheck disable=SC2086
 run 1 build $big --json --out "$work/mem1" >"$work/mem1.json" || fail "1-rank build"
 # shellcheck disable=SC2086
@@ -202,7 +204,8 @@ import json, sys
 from math import comb
 one, three = (json.load(open(f)) for f in sys.argv[1:])
 total = one["positions"]
-assert one["max_resident_values_per_rank"] == total, one["max_resident_values_per_rank"]
+last = comb(17 + 9, 9)
+assert one["max_resident_values_per_rank"] == total + last, one["max_resident_values_per_rank"]
 held = three["max_resident_values_per_rank"]
 # Slices are whole blocks of 2^16 values: rank r holds from floor(S r / 3)
 # rounded down to a block (slice_begin, cyclic_slice.hpp), of every level.
@@ -210,7 +213,7 @@ def begin(size, r):
     return size if r == 3 else size * r // 3 // 65536 * 65536
 sizes = [comb(k + 9, 9) for k in range(18)]
 expected = max(sum(begin(s, r + 1) - begin(s, r) for s in sizes) for r in range(3))
-assert held == expected, (held, expected, total)
+assert expected <= held <= expected + last * 105 // 300 + 1, (held, expected, total)
 assert held < total / 2, (held, total)
 assert len(three["peak_rss_mb_per_rank"]) == 3 and min(three["peak_rss_mb_per_rank"]) > 0
 assert three["values_requested_total"] > 0 and one["values_requested_total"] == 0
