@@ -188,33 +188,29 @@ std::vector<std::int8_t> build_acyclic_level_by_classes(Comm& comm, HeldSlices& 
   auto held_value = [&](int s, std::uint64_t r) -> const std::int8_t* {
     return held.holds(s, r) ? held.slice(s).data() + (r - held.lo(s)) : nullptr;
   };
-  // Step 1: the exits, whole blocks a round.
-  const std::uint64_t batch = exit_batch_positions(classes.local_size());
-  std::vector<std::uint64_t> round_end;
-  for (std::uint64_t i = 0, n = 0; i < slice.blocks(); ++i) {
-    n += slice.block_size(i);
-    if (n >= batch || i + 1 == slice.blocks()) {
-      round_end.push_back(i + 1);
-      n = 0;
-    }
-  }
-  const std::uint64_t rounds = comm.max(std::uint64_t(round_end.size()));
+  // Step 1: the exits, in rounds.  Each round takes its share of the blocks
+  // of every row sum this process owns, so that the rounds of all processes
+  // mix boards of every kind and cost about the same (a board's moves
+  // depend on its rows; whole sums a round left one process waiting for
+  // the other).  Every process knows every layout, so the number of rounds
+  // needs no message.
+  std::uint64_t largest = 0;
+  for (int r = 0; r < parts; ++r) largest = std::max(largest, tables::RowSumClasses(index, classes.pits_per_side(), k, parts, r).local_size());
+  const std::uint64_t batch = exit_batch_positions(largest);
+  const std::uint64_t rounds = (largest + batch - 1) / batch;
   std::uint64_t counted = 0;  // positions added to the progress (the same on every process)
   tables::ExitRequests req(parts);
   for (std::uint64_t round = 0; round < rounds; ++round) {
-    // Blocks [a, b) (none once this process's rounds are done).
-    const std::uint64_t a = round == 0 ? 0 : round <= round_end.size() ? round_end[round - 1] : slice.blocks();
-    const std::uint64_t b = round < round_end.size() ? round_end[round] : slice.blocks();
     req.clear();
-    std::uint64_t positions = 0;
-    if (a < b) {
-      slice.value_exits(a, b, held_value, owner, req);
-      positions = slice.block_begin(b - 1) + slice.block_size(b - 1) - slice.block_begin(a);
+    for (int a = 0; a <= k; ++a) {
+      const auto [first, last] = slice.blocks_of_sum(a);
+      const std::uint64_t n = last - first, from = first + n * round / rounds, to = first + n * (round + 1) / rounds;
+      if (from < to) slice.value_exits(from, to, held_value, owner, req);
     }
     *requested += req.size();
     slice.fold(req, exchange_requests(comm, req, [&](std::uint64_t key) { return owned_value(held, key); }));
-    if (progress) {
-      const std::uint64_t all = comm.sum(positions) / 2;
+    if (progress) {  // the same sum on every process, without a collective
+      const std::uint64_t all = size * (round + 1) / rounds / 2 - size * round / rounds / 2;
       counted += all;
       progress->positions_done += all;
     }

@@ -33,6 +33,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "mancala/rules.hpp"
@@ -72,6 +73,11 @@ class RowSumSlice {
     return classes_.off(a) + (i - first_block_[std::size_t(a)]) * classes_.rows(a);
   }
   std::uint64_t block_size(std::uint64_t i) const { return classes_.rows(block_sum(i)); }
+  // The blocks of the boards whose mover's row holds a seeds: [first, last)
+  // (empty when another process owns them).
+  std::pair<std::uint64_t, std::uint64_t> blocks_of_sum(int a) const {
+    return {first_block_[std::size_t(a)], first_block_[std::size_t(a) + 1]};
+  }
 
   // Step 1 for blocks [first, last).  held(s, r) points at the value of
   // rank r of lower level s when this process holds it, else is null;
