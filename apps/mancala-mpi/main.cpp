@@ -66,6 +66,11 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
                      "who writes the table directory: shared (every process its own slices of each file, on a file "
                      "system all see), root (rank 0 alone, for a directory only it sees) or auto (shared when every "
                      "process sees the directory)");
+  desc.add_options()("split", po::value<std::string>()->default_value("auto"),
+                     "how a Kalah, BrainKing or Congkak level is split between the processes: row-sums (each "
+                     "process its row-sum classes, whose moves within the level stay with it; at most 8 pits a side), "
+                     "ranks (rank slices, in-level moves by Phi order, with messages) or auto (row-sums where they "
+                     "deal out within 5%, else ranks); the files do not depend on it");
   po::variables_map vm;
   if (!parse_args("mpirun -np N mancala-mpi build", kBuildSynopsis, desc, args, vm, nullptr, &hidden)) return 0;
   const BuildOptions opt = read_build_options(vm);
@@ -77,6 +82,14 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
     access = mpi::FileAccess::Root;
   else if (files != "auto")
     throw InputError("--files must be auto, shared or root, not '" + files + "'");
+  const std::string split_name = vm["split"].as<std::string>();
+  mpi::AcyclicSplit split = mpi::AcyclicSplit::Auto;
+  if (split_name == "row-sums")
+    split = mpi::AcyclicSplit::RowSums;
+  else if (split_name == "ranks")
+    split = mpi::AcyclicSplit::Ranks;
+  else if (split_name != "auto")
+    throw InputError("--split must be auto, row-sums or ranks, not '" + split_name + "'");
   // The test stops (build_options.hpp) on every rank, or on the one of
   // --test-stop-rank: a rank that ends alone leaves the others waiting in a
   // collective until mpirun ends them, as when one node of a job dies.
@@ -112,7 +125,7 @@ int cmd_build(mpi::Comm& comm, const Args& args) {
              " of " + human(total) + " positions, " + std::to_string(comm.size()) + " processes, " + fixed(t, 0) + " s";
     });
     built = mpi::build_tables_distributed(comm, opt.out, opt.game.rules, opt.game.position.m(), max_seeds, &status, &figures,
-                                          &hooks, opt.format, access);
+                                          &hooks, opt.format, access, split);
   }
   const double seconds = comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   const std::uint64_t sent_total = comm.sum(comm.bytes_sent());

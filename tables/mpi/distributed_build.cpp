@@ -54,14 +54,18 @@ class HeldSlices {
     for (int k = 0; k <= index.max_seeds(); ++k) {
       lo_.push_back(begin(k, me));
       hi_.push_back(begin(k, me + 1));
+      for (int r = 1; r < parts; ++r) bounds_.push_back(begin(k, r));
     }
   }
   std::uint64_t begin(int k, int r) const { return tables::slice_begin(index_.level_size(k), parts_, r, align_); }
   std::uint64_t lo(int k) const { return lo_[std::size_t(k)]; }
   std::uint64_t hi(int k) const { return hi_[std::size_t(k)]; }
+  // The owner of a key's rank (slice_owner() with the bounds looked up:
+  // it is asked once a remote child, and a 128-bit division showed).
   int owner(std::uint64_t key) const {
-    const int k = tables::key_seeds(key);
-    return tables::slice_owner(index_.level_size(k), parts_, tables::key_rank(key), align_);
+    const std::size_t k = std::size_t(tables::key_seeds(key));
+    const auto first = bounds_.begin() + std::ptrdiff_t(k * std::size_t(parts_ - 1)), last = first + (parts_ - 1);
+    return int(std::upper_bound(first, last, tables::key_rank(key)) - first);
   }
   // Level k's slice: complete levels, or the one being built.
   std::vector<std::int8_t>& slice(int k) { return slices_[std::size_t(k)]; }
@@ -90,6 +94,7 @@ class HeldSlices {
   std::uint64_t align_;
   std::vector<std::vector<std::int8_t>> slices_;
   std::vector<std::uint64_t> lo_, hi_;
+  std::vector<std::uint64_t> bounds_;  // level k: begin(k, 1..P-1), P-1 entries from k(P-1)
   std::uint64_t peak_ = 0;
 };
 
@@ -248,10 +253,11 @@ std::vector<std::int8_t> build_acyclic_level_by_classes(Comm& comm, HeldSlices& 
 
 template <class R>
 std::vector<std::int8_t> build_acyclic_level(Comm& comm, HeldSlices& held, const tables::BoardIndex& index, int m, int k,
-                                             std::uint64_t* requested, DistributedProgress* progress) {
-  if (tables::RowSumSlice<R>::supports(m)) {
+                                             AcyclicSplit split, std::uint64_t* requested, DistributedProgress* progress) {
+  if (split != AcyclicSplit::Ranks && tables::RowSumSlice<R>::supports(m)) {
     const tables::RowSumClasses classes(index, m, k, comm.size(), comm.rank());
-    if (classes.balanced(comm.size())) return build_acyclic_level_by_classes<R>(comm, held, index, classes, k, requested, progress);
+    if (split == AcyclicSplit::RowSums || classes.balanced(comm.size()))
+      return build_acyclic_level_by_classes<R>(comm, held, index, classes, k, requested, progress);
   }
   const std::uint64_t lo = held.lo(k), hi = held.hi(k), size = index.level_size(k);
   tables::AcyclicSlice<R> slice(index, m, k, lo, hi);
@@ -596,7 +602,8 @@ bool directory_is_shared(Comm& comm, const std::filesystem::path& dir) {
 template <class R>
 std::vector<tables::BuiltLevel> build_with(Comm& comm, const std::filesystem::path& dir, const Ruleset& rules, int m,
                                            int max_seeds, DistributedProgress* progress, DistributedFigures* figures,
-                                           const tables::BuildTestHooks* hooks, const tables::LevelFormat& format, bool shared) {
+                                           const tables::BuildTestHooks* hooks, const tables::LevelFormat& format, bool shared,
+                                           AcyclicSplit split) {
   const tables::BoardIndex index(2 * m, max_seeds);
   HeldSlices held(index, comm.size(), comm.rank(), std::uint64_t(1) << format.block_log2);
   std::uint64_t requested = 0;
@@ -651,7 +658,7 @@ std::vector<tables::BuiltLevel> build_with(Comm& comm, const std::filesystem::pa
     if constexpr (R::game == Game::Oware)
       values = build_cyclic_level<R>(comm, held, index, m, k, &passes, &requested, progress);
     else
-      values = build_acyclic_level<R>(comm, held, index, m, k, &requested, progress);
+      values = build_acyclic_level<R>(comm, held, index, m, k, split, &requested, progress);
     held.add(std::move(values));
     if (shared)
       write_level_shared(comm, held, dir, rules, m, k, size, format, hooks);
@@ -693,7 +700,7 @@ std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::
                                                          const Ruleset& rules, int pits_per_side, int max_seeds,
                                                          DistributedProgress* progress, DistributedFigures* figures,
                                                          const tables::BuildTestHooks* hooks, const tables::LevelFormat& format,
-                                                         FileAccess access) {
+                                                         FileAccess access, AcyclicSplit split) {
   const int per_node = comm.node_size();
   tables::BuildLock lock;  // rank 0's, held until the last level is written
   on_root(comm, [&] {
@@ -701,6 +708,9 @@ std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::
       throw InputError("--max-seeds must be between 0 and " + std::to_string(tables::kMaxTableSeeds));
     if (pits_per_side < 1 || pits_per_side > kMaxPitsPerSide)
       throw InputError("pits per side must be between 1 and " + std::to_string(kMaxPitsPerSide));
+    if (split == AcyclicSplit::RowSums && pits_per_side > tables::RowSumSlice<KalahRules<false>>::kMaxPits)
+      throw InputError("--split row-sums keeps a board's moves in a byte: at most " +
+                       std::to_string(tables::RowSumSlice<KalahRules<false>>::kMaxPits) + " pits a side");
     lock = tables::prepare_build(dir, rules, pits_per_side, max_seeds,
                                  distributed_memory_estimate(rules, pits_per_side, max_seeds, comm.size()), per_node);
   });
@@ -713,7 +723,7 @@ std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::
   if (figures) figures->shared_files = shared;
   if (progress) progress->positions_total = tables::BoardIndex(2 * pits_per_side, max_seeds).level_offset(max_seeds + 1);
   std::vector<tables::BuiltLevel> report = dispatch(rules, [&](auto R) {
-    return build_with<decltype(R)>(comm, dir, rules, pits_per_side, max_seeds, progress, figures, hooks, format, shared);
+    return build_with<decltype(R)>(comm, dir, rules, pits_per_side, max_seeds, progress, figures, hooks, format, shared, split);
   });
   // Rank 0 alone writes levels raw, then converts them, as build_tables()
   // does: the same bytes.  Shared writes are in the format already (a

@@ -13,7 +13,13 @@
 // process takes part in as many rounds as the busiest one.
 //
 // How a level is built:
-//  * Kalah, BrainKing, Congkak (acyclic levels; acyclic_slice.hpp): first
+//  * Kalah, BrainKing, Congkak (acyclic levels) by row-sum classes
+//    (row_sum_classes.hpp, row_sum_slice.hpp) where they deal out evenly
+//    (AcyclicSplit below): an in-level move swaps the row sums, so each
+//    process values its classes' exits with request rounds, walks their
+//    in-level chains alone, and sends the values to their rank slices (a
+//    byte a board).
+//  * Otherwise by ranks (acyclic_slice.hpp): first
 //    the exits of each process's slice, in rank order, batches of up to
 //    2^20 positions with a request round each (8-byte keys as asked);
 //    then the positions that have in-level moves, sorted by potential Phi
@@ -79,6 +85,12 @@ struct DistributedProgress {
 // directory rank 0 prepared (a token written there and read back), else root.
 enum class FileAccess { Auto, Shared, Root };
 
+// How an acyclic level's work is split.  RowSums: by row-sum classes (at
+// most 8 pits a side); Ranks: by rank slices and Phi order; Auto: row sums
+// where the largest process's share is within 5% of the mean
+// (RowSumClasses::balanced), ranks elsewhere.  The files never depend on it.
+enum class AcyclicSplit { Auto, RowSums, Ranks };
+
 // What a run held and asked for, on this process.
 struct DistributedFigures {
   bool shared_files = false;            // the directory was written by every process
@@ -87,9 +99,10 @@ struct DistributedFigures {
 };
 
 // Bytes one process keeps at its peak for levels 0..K with `processes`
-// processes: its slice of every level (1 byte a position), plus the slice's
-// Phi order (4 bytes a position of level K, 8 for a slice of 2^32 positions
-// or more) for acyclic levels, or its
+// processes: its slice of every level (1 byte a position), plus for acyclic
+// levels the larger of the slice's Phi order (4 bytes a position of level
+// K, 8 for a slice of 2^32 positions or more) and its row-sum classes'
+// working state (4 bytes a position, 5% over a slice), or its
 // retrograde state and update buffers for Oware, plus the request batches.
 std::uint64_t distributed_memory_estimate(const Ruleset& rules, int pits_per_side, int max_seeds, int processes);
 
@@ -106,6 +119,7 @@ std::vector<tables::BuiltLevel> build_tables_distributed(Comm& comm, const std::
                                                          DistributedFigures* figures = nullptr,
                                                          const tables::BuildTestHooks* hooks = nullptr,
                                                          const tables::LevelFormat& format = {},
-                                                         FileAccess access = FileAccess::Auto);
+                                                         FileAccess access = FileAccess::Auto,
+                                                         AcyclicSplit split = AcyclicSplit::Auto);
 
 }  // namespace mancala::mpi
