@@ -43,6 +43,23 @@ def total_size(K):
     return comb(K + 2 * PITS, 2 * PITS)
 
 
+def row_sums_balanced(k, nodes):
+    """Whether mancala-mpi splits Kalah level k by row-sum classes on `nodes`
+    processes (RowSumClasses::balanced, row_sum_classes.hpp): the classes
+    {a, k-a} dealt largest first to the least loaded process, the largest
+    share within 5% of the mean, or a level under 2^16 positions."""
+    rows = lambda s: comb(s + PITS - 1, PITS - 1)  # noqa: E731
+    size = level_size(k)
+    if size < 1 << 16:
+        return True
+    classes = sorted(range(k // 2 + 1), key=lambda a: -(rows(a) * rows(k - a) * (1 if 2 * a == k else 2)))
+    load = [0] * nodes
+    for a in classes:
+        q = load.index(min(load))
+        load[q] += rows(a) * rows(k - a) * (1 if 2 * a == k else 2)
+    return max(load) * 100 <= size * 105 // nodes
+
+
 def load_runs():
     with open(os.path.join(results, "mpi_build_scaling.csv")) as f:
         return list(csv.DictReader(f))
@@ -106,6 +123,14 @@ def per_position(edges, game):
     return moves, (lambda k: moves(k) * share(k)), (lambda k: moves(k) * (1 - share(k))), pts
 
 
+def kalah_state(k, nodes):
+    """Bytes a position of a process's share of level k while it is built:
+    row sums, the classes' values and moves, the values sent and the slice
+    received (4, on up to 5% over a share) and request batches (2); ranks, the
+    slice, its Phi order, in-level moves and request batches."""
+    return 4 * 1.05 + 2 if row_sums_balanced(k, nodes) else 1 + 4 + 1 + 2
+
+
 def predict(game, K, nodes, t_large, moves, exits, in_level, rounds):
     """Owner-computes cluster build: every level in `nodes` slices, one
     process a node with NODE['cores'] threads, exits and in-level
@@ -122,10 +147,16 @@ def predict(game, K, nodes, t_large, moves, exits, in_level, rounds):
         if game == "oware":
             per_pos = 9 * exits(k) + 8 * in_level(k)   # exit lookup: 8-byte rank out, 1-byte value back; update: 8 bytes
             steps = rounds(k) * 2
+        elif row_sums_balanced(k, nodes):
+            # row-sum classes: exits looked up at their owners (9 bytes a remote
+            # exit), in-level chains walked locally, then every value to its rank
+            # slice (1 byte); rounds of at most 2^20 positions, two steps each
+            per_pos = 9 * exits(k) + 1
+            steps = 2 * math.ceil(N * 1.05 / nodes / (1 << 20)) + 1
         else:
-            # both looked up at their owners, 9 bytes a remote child; a bucket's
-            # surplus dealt out (8-byte rank and exit out, value back: 10 bytes,
-            # about 15% of the positions, measured on 2 ranks)
+            # ranks and Phi: both looked up at their owners, 9 bytes a remote
+            # child; a bucket's surplus dealt out (8-byte rank and exit out,
+            # value back: 10 bytes, about 15% of the positions, measured on 2 ranks)
             per_pos = 9 * (exits(k) + in_level(k)) + 10 * 0.15
             # a Phi bucket (k*PITS+1 of them): sizes gathered, ranks and exits
             # dealt out, keys, answers, values returned
@@ -137,7 +168,7 @@ def predict(game, K, nodes, t_large, moves, exits, in_level, rounds):
     if game == "oware":
         state = NK / nodes * (4 + 2)                  # cells; frontier and update batches (bounded)
     else:
-        state = NK / nodes * (1 + 4 + 1 + 2)          # the level slice, its Phi order, in-level moves, request batches
+        state = NK / nodes * kalah_state(K, nodes)
     mem = db / nodes + state
     disk = db / (NODE["disk_gbytes_per_s"] * 1e9)
     seconds = compute + comm / NODE["net_gbytes_per_s"] / 1e9 + latency + disk
@@ -177,6 +208,10 @@ def main():
             print(f"| {n} | {p['memory_gb']:.0f}{note} | {p['comm_tb']:.2f} | {p['comm_total_tb']:.1f} | {p['compute_s']:.0f} | "
                   f"{p['net_s']:.0f} | {p['latency_s']:.0f} | {p['disk_s']:.0f} | {p['seconds'] / 3600:.2f} |")
         print()
+    for K in (30, 40):
+        print(f"Kalah 6-pit levels split by row sums (the rest by ranks) on 4 / 8 / 16 processes, of levels 0..{K}: "
+              + " / ".join(str(sum(row_sums_balanced(k, n) for k in range(K + 1))) for n in (4, 8, 16))
+              + f"; level {K}: " + " / ".join("row sums" if row_sums_balanced(K, n) else "ranks" for n in (4, 8, 16)) + "\n")
     print("## This version (a slice of every level a process), one process a node\n")
     print("| tables | positions | nodes | memory/process GB | compute s | split overhead s | network s | wall s | speed-up over 1 node |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -185,9 +220,9 @@ def main():
         S, NK = total_size(K), level_size(K)
         moves, exits, in_level, _ = per_position(edges, game)
         base = None
-        for n in (1, 16, 64, 256):
-            # Kalah: values, Phi order, in-level moves, request batches; Oware: cells and update batches
-            mem = S / n + NK / n * ((1 + 4 + 1 + 2) if game == "kalah" else (4 + 2))
+        for n in (1, 4, 8, 16, 64, 256) if game == "kalah" else (1, 16, 64, 256):
+            # Kalah: the top level's working state (kalah_state); Oware: cells and update batches
+            mem = S / n + NK / n * (kalah_state(K, n) if game == "kalah" else (4 + 2))
             compute = S * t / (n * NODE["cores"])
             overhead = S * c / (n * NODE["cores"]) if n > 1 else 0.0
             p = predict(game, K, n, t, moves, exits, in_level, oware_rounds)
