@@ -39,10 +39,12 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "mancala/rules.hpp"
 #include "mancala/valuation.hpp"
+#include "mancala/tables/board_exits.hpp"
 #include "mancala/tables/board_index.hpp"
 #include "mancala/tables/exit_requests.hpp"
 #include "mancala/tables/phi_buckets.hpp"
@@ -73,7 +75,7 @@ class AcyclicSlice {
   template <class Held, class Owner>
   void value_exits(std::uint64_t a, std::uint64_t b, const Held& held, const Owner& owner, ExitRequests& out) {
     if (a < lo_ || b > hi_ || a > b || (a - lo_) % kBatchAlign != 0) throw std::logic_error("AcyclicSlice: bad batch");
-    with_width([&](auto width) { value_exits_of<decltype(width)::value>(a, b, held, owner, out); });
+    with_board_width(m_, [&](auto width) { value_exits_of<decltype(width)::value>(a, b, held, owner, out); });
   }
 
   // The answers to `req` (every owner's, concatenated in owner order).
@@ -94,7 +96,7 @@ class AcyclicSlice {
   // finish(ranks).
   template <class Owner>
   void value_in_level(std::span<const std::uint64_t> ranks, const Owner& owner, ExitRequests& out) {
-    with_width([&](auto width) { value_in_level_of<decltype(width)::value>(ranks, {}, owner, out); });
+    with_board_width(m_, [&](auto width) { value_in_level_of<decltype(width)::value>(ranks, {}, owner, out); });
   }
   // The same for positions of another process's slice (their ranks, and
   // the best of their exits as their owner has it: exit_best()), valued
@@ -106,7 +108,7 @@ class AcyclicSlice {
                      ExitRequests& out) {
     if (exits.size() != ranks.size()) throw std::logic_error("AcyclicSlice: a foreign position without its exits");
     foreign_.assign(exits.begin(), exits.end());
-    with_width([&](auto width) { value_in_level_of<decltype(width)::value>(ranks, exits, owner, out); });
+    with_board_width(m_, [&](auto width) { value_in_level_of<decltype(width)::value>(ranks, exits, owner, out); });
   }
   const std::vector<std::int8_t>& foreign_values() const { return foreign_; }
   // What a position of the slice waiting for phase 2 has from its exits.
@@ -142,24 +144,6 @@ class AcyclicSlice {
   const std::vector<std::int8_t>& values() const& { return level_; }
 
  private:
-  template <class F>
-  void with_width(F&& f) const {
-    if (m_ == 6)
-      f(std::integral_constant<int, 6>{});
-    else if (m_ == 5)
-      f(std::integral_constant<int, 5>{});
-    else
-      f(std::integral_constant<int, 0>{});
-  }
-  // Width > 0: every board has Width pits a side, and the compiler is told
-  // so (as LevelValues does).
-  template <int Width>
-  void assume_width(const Position& p) const {
-    if constexpr (Width > 0) {
-      if (p.m() != Width) __builtin_unreachable();
-    }
-  }
-
   bool waits(std::uint64_t offset) const { return (in_level_[offset / 64] >> (offset % 64)) & 1; }
 
   // A cell: an offset in the slice, or beyond its end the index of a
@@ -181,53 +165,17 @@ class AcyclicSlice {
       p.pits_per_side = std::uint8_t(m_);
       index_.unrank(first, k_, p.pits.data());
       for (std::uint64_t rank = first; rank != last; ++rank, index_.next(p.pits.data())) {
-        assume_width<Width>(p);
+        assume_board_width<Width>(p);
         const std::uint64_t offset = rank - lo_;
         if (R::is_terminal(p)) {
           level_[offset] = std::int8_t(finished_board_value(p));
           continue;
         }
-        // Play every move first and touch the held children's cache lines,
-        // then read them (their misses overlap, as in LevelValues).
-        constexpr int kMoves = Width > 0 ? Width : kMaxPitsPerSide;
-        struct Exit {
-          const std::int8_t* value;
-          int gain;
-          bool extra;
-        } exits[kMoves];
-        int n = 0;
-        int best = kBelowEveryValue;
-        MoveMask in_level = 0;
-        for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
-          Position c = p;
-          const int pit = std::countr_zero(rest);
-          const MoveResult res = R::play(c, pit);
-          assume_width<Width>(c);
-          const int gain = move_gain(c, res.extra_turn, 0);
-          if (res.game_over) {
-            best = std::max(best, move_value(res.extra_turn, gain, 0));
-            continue;
-          }
-          const int cs = c.board_seeds();
-          if (cs == k_) {
-            in_level |= MoveMask(1) << pit;
-            continue;
-          }
-          const std::uint64_t cr = index_.rank(c.pits.data(), cs);
-          if (const std::int8_t* v = held(cs, cr)) {
-            __builtin_prefetch(v);
-            exits[n++] = {v, gain, res.extra_turn};
-          } else {
-            const std::uint64_t key = value_key(cs, cr);
-            const int r = owner(key);
-            mine.keys[std::size_t(r)].push_back(key);
-            mine.waiting[std::size_t(r)].push_back({offset, std::int16_t(gain), res.extra_turn});
-          }
-        }
-        for (int i = 0; i < n; ++i) best = std::max(best, move_value(exits[i].extra, exits[i].gain, *exits[i].value));
-        level_[offset] = best == kBelowEveryValue ? kUnknownValue : std::int8_t(best);
-        if (in_level) in_level_[offset / 64] |= std::uint64_t(1) << (offset % 64);
-        if (!in_level_moves_.empty()) in_level_moves_[offset] = std::uint8_t(in_level);
+        const BoardExits exits =
+            value_board_exits<R, Width>(index_, p, k_, offset, held, owner, mine, [](const Position&, const MoveResult&) {});
+        level_[offset] = exits.best == kBelowEveryValue ? kUnknownValue : std::int8_t(exits.best);
+        if (exits.in_level) in_level_[offset / 64] |= std::uint64_t(1) << (offset % 64);
+        if (!in_level_moves_.empty()) in_level_moves_[offset] = std::uint8_t(exits.in_level);
       }
     });
     for (auto& f : found) out.append(f);
@@ -261,14 +209,14 @@ class AcyclicSlice {
           if (!foreign && !waits(offset))
             throw std::logic_error("AcyclicSlice: phase 2 for a position without in-level moves");
           index_.unrank(ranks[i], k_, p.pits.data());
-          assume_width<Width>(p);
+          assume_board_width<Width>(p);
           // The moves that stay in the level, as phase 1 found them, or
           // every move (a foreign position, or more pits than a byte holds).
           const MoveMask moves = !foreign && !in_level_moves_.empty() ? MoveMask(in_level_moves_[offset]) : R::legal_moves(p);
           for (MoveMask rest = moves; rest; rest &= rest - 1) {
             Position c = p;
             const MoveResult res = R::play(c, std::countr_zero(rest));
-            assume_width<Width>(c);
+            assume_board_width<Width>(c);
             if (res.game_over) continue;
             const int cs = c.board_seeds();
             if (cs != k_) continue;  // an exit: folded in already

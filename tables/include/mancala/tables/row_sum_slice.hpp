@@ -32,12 +32,12 @@
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "mancala/rules.hpp"
 #include "mancala/valuation.hpp"
+#include "mancala/tables/board_exits.hpp"
 #include "mancala/tables/board_index.hpp"
 #include "mancala/tables/exit_requests.hpp"
 #include "mancala/tables/row_sum_classes.hpp"
@@ -85,7 +85,7 @@ class RowSumSlice {
   template <class Held, class Owner>
   void value_exits(std::uint64_t first, std::uint64_t last, const Held& held, const Owner& owner, ExitRequests& out) {
     if (first > last || last > blocks()) throw std::logic_error("RowSumSlice: bad blocks");
-    with_width([&](auto width) { value_exits_of<decltype(width)::value>(first, last, held, owner, out); });
+    with_board_width(m_, [&](auto width) { value_exits_of<decltype(width)::value>(first, last, held, owner, out); });
   }
 
   // The answers to `req` (every owner's, concatenated in owner order).
@@ -99,7 +99,7 @@ class RowSumSlice {
 
   // Step 2, once every exit is folded in.
   void value_in_level() {
-    with_width([&](auto width) { value_in_level_of<decltype(width)::value>(); });
+    with_board_width(m_, [&](auto width) { value_in_level_of<decltype(width)::value>(); });
   }
 
   // The values by local index (RowSumClasses::local_index), once step 2
@@ -112,27 +112,25 @@ class RowSumSlice {
     return int(std::upper_bound(first_block_.begin(), first_block_.end(), i) - first_block_.begin()) - 1;
   }
 
-  template <class F>
-  void with_width(F&& f) const {
-    if (m_ == 6)
-      f(std::integral_constant<int, 6>{});
-    else if (m_ == 5)
-      f(std::integral_constant<int, 5>{});
-    else
-      f(std::integral_constant<int, 0>{});
-  }
-  // Width > 0: every board has Width pits a side, and the compiler is told
-  // so (as LevelValues does).
-  template <int Width>
-  void assume_width(const Position& p) const {
-    if constexpr (Width > 0) {
-      if (p.m() != Width) __builtin_unreachable();
-    }
-  }
   int mover_row_sum(const Position& p) const {
     int s = 0;
     for (int i = 0; i < m_; ++i) s += p.pits[std::size_t(i)];
     return s;
+  }
+
+  // f(board, a, offset) for every board of blocks [first, last), a the
+  // seeds of its mover's row, stepped through in local order.
+  template <class F>
+  void for_each_board(std::uint64_t first, std::uint64_t last, F&& f) const {
+    Position p;
+    p.pits_per_side = std::uint8_t(m_);
+    for (std::uint64_t i = first; i != last; ++i) {
+      const int a = block_sum(i);
+      classes_.row_unrank(i - first_block_[std::size_t(a)], k_ - a, p.pits.data() + m_);
+      classes_.row_unrank(0, a, p.pits.data());
+      const std::uint64_t begin = block_begin(i), end = begin + classes_.rows(a);
+      for (std::uint64_t offset = begin; offset != end; ++offset, classes_.row_next(p.pits.data())) f(p, a, offset);
+    }
   }
 
   template <int Width, class Held, class Owner>
@@ -141,64 +139,21 @@ class RowSumSlice {
     tbb::enumerable_thread_specific<ExitRequests> found([&] { return ExitRequests(parts); });
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(first, last), [&](const tbb::blocked_range<std::uint64_t>& blocks) {
       ExitRequests& mine = found.local();
-      Position p;
-      p.pits_per_side = std::uint8_t(m_);
-      for (std::uint64_t i = blocks.begin(); i != blocks.end(); ++i) {
-        const int a = block_sum(i), b = k_ - a;
-        classes_.row_unrank(i - first_block_[std::size_t(a)], b, p.pits.data() + m_);
-        classes_.row_unrank(0, a, p.pits.data());
-        const std::uint64_t begin = block_begin(i), end = begin + classes_.rows(a);
-        for (std::uint64_t offset = begin; offset != end; ++offset, classes_.row_next(p.pits.data())) {
-          assume_width<Width>(p);
-          if (R::is_terminal(p)) {
-            level_[offset] = std::int8_t(finished_board_value(p));
-            continue;
-          }
-          // Play every move first and touch the held children's cache
-          // lines, then read them (their misses overlap, as in LevelValues).
-          constexpr int kMoves = Width > 0 ? Width : kMaxPits;
-          struct Exit {
-            const std::int8_t* value;
-            int gain;
-            bool extra;
-          } exits[kMoves];
-          int n = 0;
-          int best = kBelowEveryValue;
-          std::uint8_t in_level = 0;
-          for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
-            Position c = p;
-            const int pit = std::countr_zero(rest);
-            const MoveResult res = R::play(c, pit);
-            assume_width<Width>(c);
-            const int gain = move_gain(c, res.extra_turn, 0);
-            if (res.game_over) {
-              best = std::max(best, move_value(res.extra_turn, gain, 0));
-              continue;
-            }
-            const int cs = c.board_seeds();
-            if (cs == k_) {
-              if (res.extra_turn || mover_row_sum(c) != b)
+      for_each_board(blocks.begin(), blocks.end(), [&](const Position& p, int a, std::uint64_t offset) {
+        assume_board_width<Width>(p);
+        if (R::is_terminal(p)) {
+          level_[offset] = std::int8_t(finished_board_value(p));
+          return;
+        }
+        const BoardExits exits = value_board_exits<R, Width>(
+            index_, p, k_, offset, held, owner, mine, [&](const Position& c, const MoveResult& res) {
+              if (res.extra_turn || mover_row_sum(c) != k_ - a)
                 throw std::logic_error("a move within level " + std::to_string(k_) +
                                        " left its row sums unswapped: the level cannot be split by row sums");
-              in_level = std::uint8_t(in_level | 1u << pit);
-              continue;
-            }
-            const std::uint64_t cr = index_.rank(c.pits.data(), cs);
-            if (const std::int8_t* v = held(cs, cr)) {
-              __builtin_prefetch(v);
-              exits[n++] = {v, gain, res.extra_turn};
-            } else {
-              const std::uint64_t key = value_key(cs, cr);
-              const int r = owner(key);
-              mine.keys[std::size_t(r)].push_back(key);
-              mine.waiting[std::size_t(r)].push_back({offset, std::int16_t(gain), res.extra_turn});
-            }
-          }
-          for (int j = 0; j < n; ++j) best = std::max(best, move_value(exits[j].extra, exits[j].gain, *exits[j].value));
-          level_[offset] = best == kBelowEveryValue ? kUnknownValue : std::int8_t(best);
-          moves_[offset] = in_level;
-        }
-      }
+            });
+        level_[offset] = exits.best == kBelowEveryValue ? kUnknownValue : std::int8_t(exits.best);
+        moves_[offset] = std::uint8_t(exits.in_level);
+      });
     });
     for (auto& f : found) out.append(f);
   }
@@ -206,16 +161,9 @@ class RowSumSlice {
   template <int Width>
   void value_in_level_of() {
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, blocks()), [&](const tbb::blocked_range<std::uint64_t>& blocks) {
-      Position p;
-      p.pits_per_side = std::uint8_t(m_);
-      for (std::uint64_t i = blocks.begin(); i != blocks.end(); ++i) {
-        const int a = block_sum(i), b = k_ - a;
-        classes_.row_unrank(i - first_block_[std::size_t(a)], b, p.pits.data() + m_);
-        classes_.row_unrank(0, a, p.pits.data());
-        const std::uint64_t begin = block_begin(i), end = begin + classes_.rows(a);
-        for (std::uint64_t offset = begin; offset != end; ++offset, classes_.row_next(p.pits.data()))
-          if (std::atomic_ref<std::uint8_t>(moves_[offset]).load(std::memory_order_acquire) != 0) solve<Width>(p, a, offset);
-      }
+      for_each_board(blocks.begin(), blocks.end(), [&](const Position& p, int a, std::uint64_t offset) {
+        if (std::atomic_ref<std::uint8_t>(moves_[offset]).load(std::memory_order_acquire) != 0) solve<Width>(p, a, offset);
+      });
     });
   }
 
@@ -225,7 +173,7 @@ class RowSumSlice {
   // child's cells, the second reads them.
   template <int Width>
   std::int8_t solve(const Position& p, int a, std::uint64_t offset) {
-    assume_width<Width>(p);
+    assume_board_width<Width>(p);
     constexpr int kMoves = Width > 0 ? Width : kMaxPits;
     struct Child {
       union {  // not zeroed at every board (Position's members have initializers)
@@ -242,7 +190,7 @@ class RowSumSlice {
       Child& c = children[n];
       c.pos = p;
       const MoveResult res = R::play(c.pos, std::countr_zero(rest));
-      assume_width<Width>(c.pos);
+      assume_board_width<Width>(c.pos);
       c.gain = move_gain(c.pos, res.extra_turn, 0);
       c.offset = classes_.local_index(c.pos.pits.data(), b);  // row sums (b, a): here too
       __builtin_prefetch(&level_[c.offset]);
