@@ -87,21 +87,31 @@ def throughput(plt, results, mpi_path, out_dir):
     sources = ["tables_build.csv", "tables_large.csv"]
     if mpi:
         ax = axes[0][1]
+        # One line per tables and commit (the csv keeps every version's rows):
+        # the newest commit solid, with its linear extrapolation, the one
+        # before it dashed and faded, older ones left out.
         mgroups = {}
         for r in mpi:
             key = (r["ruleset"], int(r["pits"]), int(r["max_seeds"]), int(r["threads_per_rank"]))
-            mgroups.setdefault(key, []).append(r)
+            mgroups.setdefault(key, {}).setdefault(r.get("commit", ""), []).append(r)
         max_ranks = 1
-        for (rs, pits, k, tpr), rows in sorted(mgroups.items()):
-            rows.sort(key=lambda r: int(r["ranks"]))
-            x = [int(r["ranks"]) for r in rows]
-            y = [float(r["positions_per_second"]) / 1e6 for r in rows]
-            max_ranks = max(max_ranks, *x)
+        for (rs, pits, k, tpr), by_commit in sorted(mgroups.items()):
+            commits = list(by_commit)  # in the csv's order: the newest last
             color = colors.get(rs, "0.3")
-            ax.plot(x, y, "o-", color=color, label=f"{rs} {pits} pits, levels 0..{k}, {tpr} threads a rank")
-            ax.plot(x, [y[0] * v / x[0] for v in x], ":", color=color, lw=1)
+            for age, commit in enumerate(reversed(commits[-2:])):
+                rows = sorted(by_commit[commit], key=lambda r: int(r["ranks"]))
+                x = [int(r["ranks"]) for r in rows]
+                y = [float(r["positions_per_second"]) / 1e6 for r in rows]
+                max_ranks = max(max_ranks, *x)
+                label = f"{rs} {pits} pits, levels 0..{k}, {tpr} threads a rank ({commit[:7]})"
+                if age == 0:
+                    ax.plot(x, y, "o-", color=color, label=label)
+                    ax.plot(x, [y[0] * v / x[0] for v in x], ":", color=color, lw=1)
+                else:
+                    ax.plot(x, y, "o--", color=color, alpha=0.4, label=label + ", before")
         ax.plot([], [], ":", color="0.3", lw=1, label="linear in ranks from the fewest")
-        ax.set_xlabel("MPI ranks (mancala-mpi build)")
+        cores = os.cpu_count() or 1
+        ax.set_xlabel(f"MPI ranks (mancala-mpi build; more ranks than this machine's {cores} cores share them)")
         ax.set_ylabel("million positions per second")
         ax.set_xticks(sorted({int(r["ranks"]) for r in mpi}))
         ax.set_ylim(bottom=0)
