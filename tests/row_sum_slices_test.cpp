@@ -41,6 +41,8 @@ TEST(RowSumClasses, BlocksTileTheLevel) {
           classes.row_unrank(y, k - a, row.data());
           EXPECT_TRUE(std::equal(row.begin(), row.end(), board.begin() + m)) << "rank " << r;
           EXPECT_EQ(std::accumulate(board.begin(), board.begin() + m, 0), a);
+          // Its place in its owner's layout: the block's run, in rank order.
+          EXPECT_EQ(classes.local_index(board.data(), a), classes.off(a) + y * n + (r - g));
         }
       });
       EXPECT_EQ(next, index.level_size(k));

@@ -118,18 +118,20 @@ class RowSumSlice {
     return s;
   }
 
-  // f(board, a, offset) for every board of blocks [first, last), a the
-  // seeds of its mover's row, stepped through in local order.
+  // f(board, a, y, offset) for every board of blocks [first, last), a the
+  // seeds of its mover's row and y the rank of its opponent's row, stepped
+  // through in local order.
   template <class F>
   void for_each_board(std::uint64_t first, std::uint64_t last, F&& f) const {
     Position p;
     p.pits_per_side = std::uint8_t(m_);
     for (std::uint64_t i = first; i != last; ++i) {
       const int a = block_sum(i);
-      classes_.row_unrank(i - first_block_[std::size_t(a)], k_ - a, p.pits.data() + m_);
+      const std::uint64_t y = i - first_block_[std::size_t(a)];
+      classes_.row_unrank(y, k_ - a, p.pits.data() + m_);
       classes_.row_unrank(0, a, p.pits.data());
       const std::uint64_t begin = block_begin(i), end = begin + classes_.rows(a);
-      for (std::uint64_t offset = begin; offset != end; ++offset, classes_.row_next(p.pits.data())) f(p, a, offset);
+      for (std::uint64_t offset = begin; offset != end; ++offset, classes_.row_next(p.pits.data())) f(p, a, y, offset);
     }
   }
 
@@ -139,7 +141,7 @@ class RowSumSlice {
     tbb::enumerable_thread_specific<ExitRequests> found([&] { return ExitRequests(parts); });
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(first, last), [&](const tbb::blocked_range<std::uint64_t>& blocks) {
       ExitRequests& mine = found.local();
-      for_each_board(blocks.begin(), blocks.end(), [&](const Position& p, int a, std::uint64_t offset) {
+      for_each_board(blocks.begin(), blocks.end(), [&](const Position& p, int a, std::uint64_t, std::uint64_t offset) {
         assume_board_width<Width>(p);
         if (R::is_terminal(p)) {
           level_[offset] = std::int8_t(finished_board_value(p));
@@ -161,18 +163,20 @@ class RowSumSlice {
   template <int Width>
   void value_in_level_of() {
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, blocks()), [&](const tbb::blocked_range<std::uint64_t>& blocks) {
-      for_each_board(blocks.begin(), blocks.end(), [&](const Position& p, int a, std::uint64_t offset) {
-        if (std::atomic_ref<std::uint8_t>(moves_[offset]).load(std::memory_order_acquire) != 0) solve<Width>(p, a, offset);
+      for_each_board(blocks.begin(), blocks.end(), [&](const Position& p, int a, std::uint64_t y, std::uint64_t offset) {
+        if (std::atomic_ref<std::uint8_t>(moves_[offset]).load(std::memory_order_acquire) != 0) solve<Width>(p, a, y, offset);
       });
     });
   }
 
-  // The value of board p (mover's row of a seeds, at `offset`), from its
-  // exits and, depth first, its in-level children.  Two passes over the
-  // moves, as in LevelValues: the first plays them and touches every
-  // child's cells, the second reads them.
+  // The value of board p (mover's row of a seeds, opponent's row of rank
+  // y, at `offset`), from its exits and, depth first, its in-level
+  // children.  Two passes over the moves, as in LevelValues: the first
+  // plays them and touches every child's cells, the second reads them.
+  // A child's mover's row is p's opponent's row, whose rank y is known: one
+  // row is ranked a child, not two.
   template <int Width>
-  std::int8_t solve(const Position& p, int a, std::uint64_t offset) {
+  std::int8_t solve(const Position& p, int a, std::uint64_t y, std::uint64_t offset) {
     assume_board_width<Width>(p);
     constexpr int kMoves = Width > 0 ? Width : kMaxPits;
     struct Child {
@@ -181,6 +185,7 @@ class RowSumSlice {
       };
       Child() {}
       std::uint64_t offset;
+      std::uint64_t y;  // the rank of its opponent's row (of a seeds)
       int gain;
     } children[kMoves];
     int n = 0;
@@ -192,7 +197,9 @@ class RowSumSlice {
       const MoveResult res = R::play(c.pos, std::countr_zero(rest));
       assume_board_width<Width>(c.pos);
       c.gain = move_gain(c.pos, res.extra_turn, 0);
-      c.offset = classes_.local_index(c.pos.pits.data(), b);  // row sums (b, a): here too
+      // Row sums (b, a): here too, at off(b) + rank(X') * N(b) + rank(Y).
+      c.y = classes_.row_rank(c.pos.pits.data() + m_, a);
+      c.offset = classes_.off(b) + c.y * classes_.rows(b) + y;
       __builtin_prefetch(&level_[c.offset]);
       __builtin_prefetch(&moves_[c.offset]);
     }
@@ -201,7 +208,7 @@ class RowSumSlice {
     for (int j = 0; j < n; ++j) {
       const Child& c = children[j];
       const std::int8_t v = std::atomic_ref<std::uint8_t>(moves_[c.offset]).load(std::memory_order_acquire) != 0
-                                ? solve<Width>(c.pos, b, c.offset)
+                                ? solve<Width>(c.pos, b, c.y, c.offset)
                                 : std::atomic_ref<std::int8_t>(level_[c.offset]).load(std::memory_order_relaxed);
       best = std::max(best, move_value(false, c.gain, v));
     }
