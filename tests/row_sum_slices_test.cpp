@@ -57,9 +57,13 @@ TEST(RowSumClasses, OwnersAndLayouts) {
   const BoardIndex index(12, 40);
   for (int k : {5, 18, 30, 40}) {
     for (int parts : {1, 2, 3, 8}) {
-      std::uint64_t total = 0;
-      for (int me = 0; me < parts; ++me) total += RowSumClasses(index, 6, k, parts, me).local_size();
+      std::uint64_t total = 0, largest = 0;
+      for (int me = 0; me < parts; ++me) {
+        total += RowSumClasses(index, 6, k, parts, me).local_size();
+        largest = std::max(largest, RowSumClasses(index, 6, k, parts, me).local_size());
+      }
       EXPECT_EQ(total, index.level_size(k)) << k << " " << parts;
+      EXPECT_EQ(RowSumClasses(index, 6, k, parts, 0).largest_load(), largest) << k << " " << parts;
       const RowSumClasses classes(index, 6, k, parts, 0);
       for (int a = 0; a <= k; ++a) {
         EXPECT_EQ(classes.owner(a), classes.owner(k - a));

@@ -197,10 +197,9 @@ std::vector<std::int8_t> build_acyclic_level_by_classes(Comm& comm, HeldSlices& 
   // of every row sum this process owns, so that the rounds of all processes
   // mix boards of every kind and cost about the same (a board's moves
   // depend on its rows; whole sums a round left one process waiting for
-  // the other).  Every process knows every layout, so the number of rounds
+  // the other).  Every process knows every share, so the number of rounds
   // needs no message.
-  std::uint64_t largest = 0;
-  for (int r = 0; r < parts; ++r) largest = std::max(largest, tables::RowSumClasses(index, classes.pits_per_side(), k, parts, r).local_size());
+  const std::uint64_t largest = classes.largest_load();
   const std::uint64_t batch = exit_batch_positions(largest);
   const std::uint64_t rounds = (largest + batch - 1) / batch;
   std::uint64_t counted = 0;  // positions added to the progress (the same on every process)

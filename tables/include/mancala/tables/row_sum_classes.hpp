@@ -102,6 +102,7 @@ class RowSumClasses {
     const std::uint64_t size = index_.level_size(k_);
     return size < (std::uint64_t(1) << 16) || largest_load_ * 100 <= size * 105 / std::uint64_t(parts);
   }
+  // The most boards any process owns (the busiest process's local_size()).
   std::uint64_t largest_load() const { return largest_load_; }
 
   // f(first_rank, count, a, y_rank) for every block of the level, in rank
