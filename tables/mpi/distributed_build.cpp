@@ -160,10 +160,12 @@ std::vector<std::int8_t> exchange_requests(Comm& comm, const tables::ExitRequest
   return comm.all_to_all(back);
 }
 
-// Positions of a slice valued per round of phase 1 (acyclic_slice.hpp): 1/16
-// of the slice, whole words of its in-level bits, at least 4096 (so that
-// small levels do not take a collective per handful) and at most 2^20
-// (a round's requests take about 50 bytes a position of the batch).
+// Positions whose exits are valued per request round of an acyclic level
+// (either split: acyclic_slice.hpp, row_sum_slice.hpp): 1/16 of a process's
+// share, whole words of the in-level bits, at least 4096 (so that small
+// levels do not take a collective per handful) and at most 2^20 (a round's
+// requests take about 50 bytes a position of the batch; 2^16 and 2^18 were
+// no faster, a quarter of the share much slower: results/README.md).
 std::uint64_t exit_batch_positions(std::uint64_t slice) {
   const std::uint64_t align = tables::AcyclicSlice<KalahRules<false>>::kBatchAlign;
   return std::clamp<std::uint64_t>((slice / 16 + align - 1) / align * align, 4096, std::uint64_t(1) << 20);
