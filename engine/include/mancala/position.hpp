@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 
 namespace mancala {
@@ -39,7 +41,7 @@ struct Position {
   int m() const { return pits_per_side; }
   int mover_row_sum() const;
   int opponent_row_sum() const;
-  int board_seeds() const { return mover_row_sum() + opponent_row_sum(); }
+  [[gnu::always_inline]] int board_seeds() const { return mover_row_sum() + opponent_row_sum(); }
   int total_seeds() const { return board_seeds() + store[0] + store[1]; }
   bool mover_row_empty() const;
   bool opponent_row_empty() const;
@@ -61,35 +63,90 @@ struct Position {
   friend bool operator==(const Position&, const Position&) = default;
 };
 
+// Word-at-a-time access to the rows.  A row is at most 16 bytes, and every
+// row starts at most 16 bytes before the end of `pits` (32 bytes), so two
+// 8-byte loads from a row's first pit stay inside the array; the bytes past
+// the row are masked off.  The sums rely on the engine's limit of kMaxSeeds
+// (255) seeds in a position: no byte sum carries, so one multiplication adds
+// eight bytes.  The search calls these several times a child (row sums,
+// emptiness, legal moves); byte loops were a fifth of its instructions
+// (results/README.md, "search_cost.csv").  Always inlined: called out of
+// line, they lose the board width the search's callers know at compile time.
+namespace row_words {
+
+// Eight bytes from `at` as a word, the byte at `at` lowest.
+[[gnu::always_inline]] inline std::uint64_t load(const std::uint8_t* at) {
+  std::uint64_t w;
+  std::memcpy(&w, at, sizeof w);
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+  return w;
+}
+
+[[gnu::always_inline]] inline void store(std::uint8_t* at, std::uint64_t w) {
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+  std::memcpy(at, &w, sizeof w);
+}
+
+// The low min(n, 8) bytes of a word, 0 <= n <= 16.  A table: where the
+// width is only known at run time (a move's sowing stores pits, which may
+// alias the width for all the compiler knows), one load is the cheapest mask.
+inline constexpr std::uint64_t kFirstBytes[17] = {
+    0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff,
+    ~std::uint64_t(0), ~std::uint64_t(0), ~std::uint64_t(0), ~std::uint64_t(0), ~std::uint64_t(0),
+    ~std::uint64_t(0), ~std::uint64_t(0), ~std::uint64_t(0), ~std::uint64_t(0)};
+[[gnu::always_inline]] inline std::uint64_t first_bytes(int n) { return kFirstBytes[n]; }
+
+// Sum of the n <= 16 bytes from `at` (16 readable bytes), if it is below 256.
+[[gnu::always_inline]] inline int sum(const std::uint8_t* at, int n) {
+  std::uint64_t w = load(at) & first_bytes(n);
+  if (n > 8) w += load(at + 8) & first_bytes(n - 8);  // bytewise: no carry, the total is below 256
+  return int((w * 0x0101010101010101ull) >> 56);
+}
+
+[[gnu::always_inline]] inline bool all_zero(const std::uint8_t* at, int n) {
+  std::uint64_t w = load(at) & first_bytes(n);
+  if (n > 8) w |= load(at + 8) & first_bytes(n - 8);
+  return w == 0;
+}
+
+// Bit i set for each nonzero byte i of the word.
+[[gnu::always_inline]] inline std::uint32_t nonzero_bytes(std::uint64_t w) {
+  w |= w >> 4;
+  w |= w >> 2;
+  w |= w >> 1;
+  w &= 0x0101010101010101ull;  // byte i's flag at bit 8i
+  return std::uint32_t((w * 0x0102040810204080ull) >> 56);
+}
+
+// Bit i set for each nonzero byte among the n <= 16 bytes from `at`.
+[[gnu::always_inline]] inline std::uint32_t nonzero(const std::uint8_t* at, int n) {
+  std::uint32_t mask = nonzero_bytes(load(at) & first_bytes(n));
+  if (n > 8) mask |= nonzero_bytes(load(at + 8) & first_bytes(n - 8)) << 8;
+  return mask;
+}
+
+}  // namespace row_words
+
 // The small accessors are inline: the engine, the solver and the table
 // builders call them several times per move.
-inline int Position::mover_row_sum() const {
-  int s = 0;
-  for (int i = 0; i < m(); ++i) s += pits[std::size_t(i)];
-  return s;
-}
-inline int Position::opponent_row_sum() const {
-  int s = 0;
-  for (int i = m(); i < 2 * m(); ++i) s += pits[std::size_t(i)];
-  return s;
-}
-inline bool Position::mover_row_empty() const {
-  for (int i = 0; i < m(); ++i)
-    if (pits[std::size_t(i)]) return false;
-  return true;
-}
-inline bool Position::opponent_row_empty() const {
-  for (int i = m(); i < 2 * m(); ++i)
-    if (pits[std::size_t(i)]) return false;
-  return true;
-}
+[[gnu::always_inline]] inline int Position::mover_row_sum() const { return row_words::sum(pits.data(), m()); }
+[[gnu::always_inline]] inline int Position::opponent_row_sum() const { return row_words::sum(pits.data() + m(), m()); }
+[[gnu::always_inline]] inline bool Position::mover_row_empty() const { return row_words::all_zero(pits.data(), m()); }
+[[gnu::always_inline]] inline bool Position::opponent_row_empty() const { return row_words::all_zero(pits.data() + m(), m()); }
 inline void Position::flip() {
-  // A swap per pit: the copies of a run-time length went through libc's
-  // memmove, 14% of a Kalah(6,15) table build's profile.  The bound tells GCC
-  // that n <= 16 (its vectorized copies for larger n are what
-  // -Wstringop-overflow warns of with -march=native).
-  const std::size_t n = std::min(std::size_t(m()), std::size_t(kMaxPitsPerSide));
-  for (std::size_t i = 0; i < n; ++i) std::swap(pits[i], pits[i + n]);
+  const int n = std::min(m(), kMaxPitsPerSide);
+  if (n <= 8) {
+    // Each row as one word: the second row's store writes zeros past 2n,
+    // which are the unused tail's zeros anyway.
+    const std::uint64_t mine = row_words::load(pits.data()) & row_words::first_bytes(n);
+    const std::uint64_t theirs = row_words::load(pits.data() + n) & row_words::first_bytes(n);
+    row_words::store(pits.data(), theirs);
+    row_words::store(pits.data() + n, mine);
+  } else {
+    // A swap per pit: the copies of a run-time length went through libc's
+    // memmove, 14% of a Kalah(6,15) table build's profile.
+    for (int i = 0; i < n; ++i) std::swap(pits[std::size_t(i)], pits[std::size_t(i + n)]);
+  }
   std::swap(store[0], store[1]);
   if (burnt) {
     const std::uint32_t low = (1u << n) - 1;

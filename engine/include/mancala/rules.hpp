@@ -32,11 +32,7 @@ struct MoveResult {
 
 namespace detail {
 
-inline MoveMask nonempty_pits(const Position& p) {
-  MoveMask mask = 0;
-  for (int i = 0; i < p.m(); ++i) mask |= MoveMask(p.pits[i] != 0) << i;
-  return mask;
-}
+inline MoveMask nonempty_pits(const Position& p) { return row_words::nonzero(p.pits.data(), p.m()); }
 
 // Where the last seed of a sowing came to rest.
 inline constexpr int kMoverStore = -1;
