@@ -2,7 +2,9 @@
 """Draws the solver's speed results as PNG figures in results/:
 
   solver_vs_girving.png  total time (table build + solve) of girving/kalah and
-                         of `mancala build` + `mancala solve`, from the rows of
+                         of `mancala build` + `mancala solve`, headed by the
+                         ratio of girving's fastest setting to our fastest on
+                         one thread and on two, from the rows of
                          girving_comparison.csv recorded at one commit (default:
                          the newest commit that has rows of ours for the board),
                          one panel per board; the peer's rows of that commit,
@@ -112,7 +114,17 @@ def main():
         ax.set_xticks(list(xs))
         ax.set_xticklabels([label for label, _, _ in bars], fontsize=6)
         ax.set_ylabel("seconds, tables included")
-        ax.set_title(f"{name}, empty capture; ours at {commit[:7]}", fontsize=9)
+        # The ratio first, best setting against best setting: girving's
+        # fastest total against ours on one thread, and ours on two.
+        best = lambda rows: min(float(r["total_seconds"]) for r in rows) if rows else None
+        peer_best = best(peer)
+        ratios = []
+        for threads in ("1", "2"):
+            mine = best([r for r in ours if r["threads"] == threads])
+            if peer_best and mine:
+                ratios.append(f"{threads} thr {peer_best / mine:.2f}x")
+        headline = f"best vs best: ours {', '.join(ratios)} faster\n" if ratios else ""
+        ax.set_title(f"{headline}{name}, empty capture; ours at {commit[:7]}", fontsize=9)
         drawn += 1
     from matplotlib.patches import Patch
 
