@@ -98,20 +98,38 @@ class MoveSorter {
   }
 
   // keys[0..n) in descending order.  Six or fewer (the usual boards) by a
-  // branch-free network, which needs room for six keys (padded with 0, below
-  // every key of sort()); more by std::sort.
+  // branch-free network of the fewest comparators for n (a node has four
+  // children on average: padding every node to the network of six cost
+  // twice the comparisons); more by std::sort.
   static void sort_keys(std::uint64_t* keys, int n) {
-    if (n <= 6) {
-      for (int i = n; i < 6; ++i) keys[i] = 0;
-      auto ce = [&](int a, int b) {
-        const std::uint64_t x = keys[a], y = keys[b];
-        keys[a] = x > y ? x : y;
-        keys[b] = x > y ? y : x;
-      };
-      ce(0, 5); ce(1, 3); ce(2, 4); ce(1, 2); ce(3, 4); ce(0, 3);
-      ce(2, 5); ce(0, 1); ce(2, 3); ce(4, 5); ce(1, 2); ce(3, 4);
-    } else {
-      std::sort(keys, keys + n, [](std::uint64_t a, std::uint64_t b) { return a > b; });
+    auto ce = [&](int a, int b) {
+      const std::uint64_t x = keys[a], y = keys[b];
+      keys[a] = x > y ? x : y;
+      keys[b] = x > y ? y : x;
+    };
+    switch (n) {
+      case 0:
+      case 1:
+        return;
+      case 2:
+        ce(0, 1);
+        return;
+      case 3:
+        ce(1, 2); ce(0, 2); ce(0, 1);
+        return;
+      case 4:
+        ce(0, 1); ce(2, 3); ce(0, 2); ce(1, 3); ce(1, 2);
+        return;
+      case 5:
+        ce(0, 1); ce(3, 4); ce(2, 4); ce(2, 3); ce(1, 4);
+        ce(0, 3); ce(0, 2); ce(1, 3); ce(1, 2);
+        return;
+      case 6:
+        ce(0, 5); ce(1, 3); ce(2, 4); ce(1, 2); ce(3, 4); ce(0, 3);
+        ce(2, 5); ce(0, 1); ce(2, 3); ce(4, 5); ce(1, 2); ce(3, 4);
+        return;
+      default:
+        std::sort(keys, keys + n, [](std::uint64_t a, std::uint64_t b) { return a > b; });
     }
   }
 
