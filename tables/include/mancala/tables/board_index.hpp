@@ -37,8 +37,8 @@ class BoardIndex {
   }
   // rank() for a caller that knows the number of pits at compile time
   // (Pits == pits()), so that the loop unrolls: the search's workers for 5-
-  // and 6-pit boards rank every child with it (the loop's control was a
-  // tenth of the search's instructions).
+  // and 6-pit boards rank every child with it (unrolled, 5% fewer of the
+  // search's instructions: results/README.md, "search_cost.csv").
   template <int Pits>
   std::uint64_t rank_fixed(const std::uint8_t* board) const {
     return rank_over(board, Pits);
