@@ -85,7 +85,7 @@ TEST_P(BurntHoles, RandomPositionsThroughEverySolverPathHaveTheOracleValue) {
   // One solver each, reused across every position (and so across sets of
   // burnt holes): what analyze and batch do.
   solver::Solver automatic(v.rules, {.threads = 1, .tt_megabytes = 8});
-  solver::Solver two_threads(v.rules, {.threads = 2, .tt_megabytes = 8, .parallel_marks_above_tables = -64});
+  solver::Solver two_threads(v.rules, {.threads = 2, .tt_megabytes = 8, .parallel_split_above_tables = -64});
   solver::Solver no_deepening(v.rules, {.threads = 1, .tt_megabytes = 1, .deepening_depth = 0});
   std::size_t compared = 0, with_burnt = 0;
   for (const std::string& text : random_positions(60, 2026)) {

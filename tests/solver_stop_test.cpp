@@ -39,6 +39,28 @@ TEST(SolveStop, RaisedBeforehandProvesOnlyTheTrivialBounds) {
   EXPECT_TRUE(s.stopped());
 }
 
+// A stop raised mid-search on two threads splitting at every node: the
+// workers of a split's tasks are new, and below a split none may search the
+// 1024 nodes at which a worker checks the flag, so a split checks it before
+// each child.  Kalah(5,4) (3.3 M nodes on one thread; more when split
+// everywhere) is stopped by a watcher once 20,000 nodes are counted; were
+// the flag missed, the solve would run to its end and be complete.
+TEST(SolveStop, AStopReachesASplitSearch) {
+  std::atomic<bool> stop{false};
+  const Position p = parse_position("4,4,4,4,4/4,4,4,4,4 0-0 s");
+  solver::Solver s(kKalah, {.threads = 2, .tt_megabytes = 16, .level_table_seeds = 0, .parallel_split_above_tables = -64, .stop = &stop});
+  std::atomic<bool> done{false};
+  std::thread watcher([&] {
+    while (!done && s.status().nodes < 20'000) std::this_thread::sleep_for(100us);
+    stop = true;
+  });
+  const solver::SolveResult r = s.solve(p);
+  done = true;
+  watcher.join();
+  EXPECT_FALSE(r.complete);
+  EXPECT_TRUE(s.stopped());
+}
+
 // Stops after each number of tests in turn: the bounds always hold the
 // value, narrow as tests finish, and the same solver, asked again without
 // the stop, finds the fresh solver's value.

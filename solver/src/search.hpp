@@ -1,8 +1,8 @@
 // The alpha-beta search, templated on the rules policy (internal header):
-// the Worker that searches one tree, and search_root, which runs one search
-// of the root on every thread (ABDADA).  The marks are in busy_nodes.hpp,
-// what the threads share in shared_state.hpp, the move order in
-// move_sorter.hpp.
+// the Worker that searches one tree (splitting it among the threads high in
+// the tree: young brothers wait), and search_root, which runs one search of
+// the root.  What the threads share is in shared_state.hpp, the move order
+// in move_sorter.hpp.
 #pragma once
 
 #include <tbb/task_group.h>
@@ -10,12 +10,10 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <exception>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "busy_nodes.hpp"
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
 #include "mancala/valuation.hpp"
@@ -25,6 +23,11 @@
 #include "shared_state.hpp"
 
 namespace mancala::solver::detail {
+
+// Thrown out of a search (and out of the solve's principal variation) when
+// the caller's stop flag (SolveOptions::stop) was raised: nothing the
+// aborted search saw is used.
+struct SearchStopped {};
 
 // One line of play in Oware's repetition check: the absolute state.
 struct PathEntry {
@@ -42,7 +45,7 @@ class Worker {
   // Oware is the only ruleset whose in-level moves can come back to a position.
   static constexpr bool kCycles = R::game == Game::Oware;
 
-  Worker(SharedState& shared, const StopFlag* stop) : s_(shared), stop_(stop) {}
+  explicit Worker(SharedState& shared) : s_(shared) {}
   ~Worker() { flush(); }
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -60,7 +63,7 @@ class Worker {
     assume_width(p);
     if ((++local_nodes_ & 1023) == 0) {
       flush();
-      if (stop_ && stop_->any()) {
+      if (should_stop()) {
         aborted_ = true;
         return 0;
       }
@@ -83,10 +86,6 @@ class Worker {
         }
     }
 
-    // Marked before anything else, so that a thread arriving a moment later
-    // already sees it.
-    const bool marks = s_.threads > 1 && seeds > s_.table_seeds + s_.marks_above_tables;
-    const BusyMark mark(marks ? &s_.busy : nullptr, key);
     Bounds b{-seeds, seeds, -1};
     s_.tt.probe(key, b, depth);
     if (b.lower >= beta) return b.lower;
@@ -97,30 +96,15 @@ class Worker {
 
     const int child_depth = depth == kExactDepth ? kExactDepth : depth - 1;
 
-    // ABDADA: every thread searches the whole tree, and a child that
-    // another thread is searching is put off until this node's other
-    // children are done; by then its bounds are usually in the table, and
-    // if not, this thread joins the search of it.  So the threads spread
-    // over the siblings (at a node that must refute every move, all of them
-    // are needed anyway) without ever waiting for each other.
     if constexpr (kCycles) path_.push_back({key, p.to_move});
     const std::uint64_t nodes_before = local_nodes_;
     bool my_taint = false;
     int best = -kInfinity;
     int best_move = -1;
     int alpha_now = lo_window;
-    int put_off[kMaxPitsPerSide];
-    int n_put_off = 0;
+    std::uint64_t helper_nodes = 0;
     auto consider = [&](const Child& c) {  // true on a cut-off
-      // The seeds left bound the child's value to [-seeds, seeds]: a child
-      // that cannot change the outcome either way costs no node.
-      int v;
-      if (!c.exact && c.delta + c.seeds <= alpha_now)
-        v = c.delta + c.seeds;
-      else if (!c.exact && c.delta - c.seeds >= hi_window)
-        v = c.delta - c.seeds;
-      else
-        v = value_of(c, alpha_now, hi_window, ply, child_depth, my_taint);
+      const int v = bounded_value(c, alpha_now, hi_window, ply, child_depth, my_taint);
       if (v > best) {
         best = v;
         best_move = c.pit;
@@ -133,8 +117,8 @@ class Worker {
     // before the other moves are generated and before the enhanced
     // transposition cut-offs probe their entries.  It usually refutes the
     // node (it did last time), and then the other children's sowing, ranks,
-    // order and probes are never computed.  Like the eldest child of ABDADA,
-    // it is searched even when another thread is busy with it.
+    // order and probes are never computed.  It is the eldest brother of a
+    // split.
     Child first;
     int staged = -1;
     if (b.move >= 0 && (R::legal_moves(p) >> b.move & 1u)) {
@@ -163,25 +147,38 @@ class Worker {
         }
       }
     }
-    for (int i = 0; i < n && !cut; ++i) {
-      const Child& c = kids[seq[i]];
-      if (marks && !c.exact && c.seeds > s_.table_seeds + s_.marks_above_tables && s_.busy.busy(c.key)) {
-        put_off[n_put_off++] = i;
-        continue;
+    // Young brothers wait: high in the tree (and, in Oware, near the root,
+    // so that a thread waiting at a split never holds more than a short
+    // line on its stack under the long one it may take up), the children
+    // after the eldest are searched in parallel.
+    const bool split = s_.threads > 1 && seeds > s_.table_seeds + s_.split_above_tables && (!kCycles || ply < kMaxSplitPly);
+    int i = 0;
+    if (split) {
+      // The eldest brother alone, and at a node expected to cut off (its
+      // window asks for no gain) the next one too: the refutation is
+      // almost always among them, and a split before it is found searches
+      // siblings that a cut-off makes useless.
+      const int alone = (staged < 0 ? 1 : 0) + (hi_window <= 0 ? 1 : 0);
+      for (; i < alone && i < n && !cut; ++i) {
+        cut = consider(kids[seq[i]]);
+        if (aborted_) return 0;
       }
-      cut = consider(c);
-      if (aborted_) return 0;
     }
-    for (int j = 0; j < n_put_off && !cut; ++j) {
-      cut = consider(kids[seq[put_off[j]]]);
+    if (split && !cut && n - i >= 2) {
+      cut = search_in_parallel(kids, seq + i, n - i, alpha_now, hi_window, ply, child_depth, best, best_move, my_taint, helper_nodes);
       if (aborted_) return 0;
+    } else {
+      for (; i < n && !cut; ++i) {
+        cut = consider(kids[seq[i]]);
+        if (aborted_) return 0;
+      }
     }
     if constexpr (kCycles) path_.pop_back();
 
     if (my_taint) {
       tainted = true;
     } else {
-      const unsigned work = unsigned(std::bit_width(local_nodes_ - nodes_before));
+      const unsigned work = unsigned(std::bit_width(local_nodes_ - nodes_before + helper_nodes));
       if (best <= lo_window)
         s_.tt.store(key, b.lower, best, -1, work, depth);
       else if (best >= hi_window)
@@ -197,6 +194,8 @@ class Worker {
   static constexpr int kNoTableValue = 1 << 20;
   // Only Oware's non-capturing lines get this long; the frames must fit the stack.
   static constexpr int kMaxPly = 2000;
+  // Oware splits only above this ply (see search).
+  static constexpr int kMaxSplitPly = 64;
   // Enhanced transposition cut-offs cost a table probe per child; measured on
   // the `mancala bench` set they pay only high in the tree (there, never
   // probing was faster still, but larger boards prune more, so it stays on
@@ -318,6 +317,79 @@ class Worker {
     }
   }
 
+  // Stopped by the caller, or a sibling refuted a node that split above
+  // (its task group is cancelled, and with it every group below).
+  bool should_stop() const {
+    return (s_.stop && s_.stop->load(std::memory_order_relaxed)) || (s_.threads > 1 && tbb::is_current_task_group_canceling());
+  }
+
+  // The seeds left bound the child's value to [-seeds, seeds]: a child
+  // that cannot change the outcome either way costs no node.
+  int bounded_value(const Child& c, int alpha, int beta, int ply, int depth, bool& tainted) {
+    if (!c.exact && c.delta + c.seeds <= alpha) return c.delta + c.seeds;
+    if (!c.exact && c.delta - c.seeds >= beta) return c.delta - c.seeds;
+    return value_of(c, alpha, beta, ply, depth, tainted);
+  }
+
+  // Young brothers wait: the younger children, searched by every thread at
+  // once (one task a thread, each taking the next child in order, so the
+  // best-ordered go first).  A refutation cancels the others
+  // (task_group::cancel reaches every group below it); a child not finished
+  // because the node itself was cancelled or stopped aborts the node, which
+  // then stores nothing.  `nodes_out` gains the tasks' nodes (the node's
+  // work, for the table's replacement).
+  bool search_in_parallel(const Child* kids, const std::uint8_t* seq, int n, int alpha, int beta, int ply, int depth,
+                          int& best, int& best_move, bool& tainted, std::uint64_t& nodes_out) {
+    struct Result {
+      int value;
+      bool done;
+      bool tainted;
+    };
+    Result res[kMoves];
+    for (int j = 0; j < n; ++j) res[j].done = false;
+    std::atomic<int> next{0};
+    std::atomic<bool> refuted{false};
+    std::atomic<std::uint64_t> nodes{0};
+    tbb::task_group group;
+    auto help = [&] {
+      Worker w(s_);
+      if constexpr (kCycles) w.path_ = path_;
+      // Checked before every child too: a task's worker is new, and below
+      // the splits its subtrees may never reach the 1024 nodes at which
+      // search checks.
+      for (int j; !should_stop() && (j = next.fetch_add(1, std::memory_order_relaxed)) < n;) {
+        bool t = false;
+        const int v = w.bounded_value(kids[seq[j]], alpha, beta, ply, depth, t);
+        if (w.aborted_) break;
+        res[j] = {v, true, t};
+        if (v >= beta) {
+          refuted.store(true, std::memory_order_relaxed);
+          group.cancel();
+          break;
+        }
+      }
+      nodes.fetch_add(w.local_nodes_, std::memory_order_relaxed);
+    };
+    for (int t = 0; t < s_.threads; ++t) group.run(help);
+    group.wait();
+    nodes_out += nodes.load();
+    bool missing = false;
+    for (int j = 0; j < n; ++j) {
+      if (!res[j].done) {
+        missing = true;
+        continue;
+      }
+      tainted |= res[j].tainted;
+      if (res[j].value > best) {
+        best = res[j].value;
+        best_move = kids[seq[j]].pit;
+      }
+    }
+    if (refuted.load()) return true;
+    if (missing) aborted_ = true;  // cancelled from above, or stopped
+    return false;
+  }
+
   int value_of(const Child& c, int alpha, int beta, int ply, int depth, bool& tainted) {
     if (c.exact) return c.exact_value;
     if (c.extra) return c.delta + search(c.pos, c.key, alpha - c.delta, beta - c.delta, ply + 1, depth, tainted);
@@ -330,55 +402,23 @@ class Worker {
   }
 
   SharedState& s_;
-  const StopFlag* stop_;
   std::vector<PathEntry> path_;
   std::uint64_t local_nodes_ = 0;
   std::uint64_t flushed_ = 0;
   bool aborted_ = false;
 };
 
-// One null-window (or any-window) search of the root by every thread at
-// once (ABDADA), sharing the transposition table; the first thread to finish
-// has the exact answer and stops the others.  Aborted searches store
-// nothing, so the value never depends on the number of threads.  A search
-// the caller stopped (SolveOptions::stop) throws SearchStopped.
+// One null-window (or any-window) search of the root; with several threads
+// the search splits among them (Worker::search).  A search the caller
+// stopped (SolveOptions::stop) throws SearchStopped.
 template <class R, int Width>
 int search_root_with(SharedState& shared, const Position& p, int alpha, int beta, int depth) {
   const std::uint64_t key = shared.key(p);
-  if (shared.threads == 1) {
-    StopFlag stop;
-    stop.external = shared.stop;
-    Worker<R, Width> w(shared, shared.stop ? &stop : nullptr);
-    bool tainted = false;
-    const int v = w.search(p, key, alpha, beta, 0, depth, tainted);
-    if (w.aborted()) throw SearchStopped();
-    return v;
-  }
-  StopFlag stop;
-  stop.external = shared.stop;
-  std::atomic<bool> have{false};
-  int value = 0;
-  std::exception_ptr failure;
-  tbb::task_group group;
-  for (int t = 0; t < shared.threads; ++t) {
-    group.run([&] {
-      if (stop.any()) return;
-      try {
-        Worker<R, Width> w(shared, &stop);
-        bool tainted = false;
-        const int v = w.search(p, key, alpha, beta, 0, depth, tainted);
-        if (!w.aborted() && !have.exchange(true)) value = v;
-      } catch (...) {
-        if (!have.exchange(true)) failure = std::current_exception();
-      }
-      stop.raised.store(true, std::memory_order_relaxed);
-    });
-  }
-  group.wait();
-  shared.busy.clear();
-  if (failure) std::rethrow_exception(failure);
-  if (!have) throw SearchStopped();  // every thread was stopped by the caller
-  return value;
+  Worker<R, Width> w(shared);
+  bool tainted = false;
+  const int v = w.search(p, key, alpha, beta, 0, depth, tainted);
+  if (w.aborted()) throw SearchStopped();
+  return v;
 }
 
 // Six- and five-pit boards (Kalah's, Oware's and BrainKing's usual sizes)

@@ -1,6 +1,6 @@
 // What every thread of one solve shares (internal header): the
 // transposition table, the board index and its keys, the endgame tables and
-// their levels in memory, the busy marks and the node count.
+// their levels in memory, and the node count.
 #pragma once
 
 #include <algorithm>
@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "busy_nodes.hpp"
 #include "mancala/position.hpp"
 #include "mancala/solver/solver.hpp"
 #include "mancala/solver/transposition_table.hpp"
@@ -17,8 +16,8 @@
 namespace mancala::solver::detail {
 
 struct SharedState {
-  SharedState(TranspositionTable& table, const tables::BoardIndex& board_index, int thread_count, int marks_above)
-      : tt(table), index(board_index), threads(thread_count), marks_above_tables(marks_above), busy(thread_count > 1) {}
+  SharedState(TranspositionTable& table, const tables::BoardIndex& board_index, int thread_count, int split_above)
+      : tt(table), index(board_index), threads(thread_count), split_above_tables(split_above) {}
   // The levels in memory are read at a child's rank directly (see
   // Worker::expand); a root never has fewer seeds than its descendants, so
   // only its levels are opened.
@@ -55,9 +54,8 @@ struct SharedState {
   int table_seeds = -1;  // boards with up to this many seeds are in `tables`
   std::vector<const std::int8_t*> level_base;  // tables->level_values(root width, k), or empty
   int threads;
-  int marks_above_tables;  // SolveOptions::parallel_marks_above_tables
+  int split_above_tables;  // SolveOptions::parallel_split_above_tables
   const std::atomic<bool>* stop = nullptr;  // SolveOptions::stop
-  BusyNodes busy;
   std::atomic<std::uint64_t> nodes{0};
 };
 

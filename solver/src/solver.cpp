@@ -166,7 +166,7 @@ struct Solver::Impl {
   template <class R>
   SolveResult solve(const Position& p) {
     const auto t0 = std::chrono::steady_clock::now();
-    SharedState shared(tt, index_for(p), options.threads, options.parallel_marks_above_tables);
+    SharedState shared(tt, index_for(p), options.threads, options.parallel_split_above_tables);
     shared.north_key_bit = north_key_bit_for(p);
     shared.stop = options.stop;
     // Until a test says more: every seed on the board may go either way.

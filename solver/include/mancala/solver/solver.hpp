@@ -19,11 +19,12 @@
 // extra turns, the gain, fewest replies for a player behind, the material
 // term (the seeds the move leaves on the mover's row against the opponent's,
 // for a player behind or at a node expected to fail low), and the pit
-// nearest the store), and ABDADA on TBB: every thread searches the root,
-// putting off children that another thread is searching.  The first thread
-// to finish a test has its exact answer and stops the others.  Values never
-// depend on the number of threads: every search is exact, the busy marks
-// only change the order of work, and an aborted search stores nothing.
+// nearest the store), and young brothers wait on TBB: high in the tree,
+// once a node's eldest child (two at a node expected to cut off) has not
+// refuted it, every thread takes its remaining children in order, and a
+// refutation cancels the others.  Values never depend on the number of
+// threads: every search is exact, splitting only changes who searches
+// which child, and a cancelled search stores nothing.
 //
 // Oware's cycles (graph-history interaction).  Endless play splits the
 // remaining seeds evenly, so a position that repeats one on the current line
@@ -90,13 +91,12 @@ struct SolveOptions {
   // physical memory.
   std::uint64_t full_table_bytes = 0;
   // With several threads, nodes with more than this many seeds above the
-  // endgame tables (or above 0 seeds without tables) carry ABDADA's busy
-  // mark.  Putting off a busy child breaks the move order, which costs more
-  // than it spreads the threads in small subtrees; marked too high, the
-  // threads meet below the marked region and search the same subtree
+  // endgame tables (or above 0 seeds without tables) search their younger
+  // children in parallel.  Split lower, the tasks are too small for what a
+  // split costs; higher, the threads wait at the few large nodes
   // (results/README.md, "Move-ordering and search-parameter measurements").
-  // Tests lower it to put off children everywhere.
-  int parallel_marks_above_tables = 19;
+  // Tests lower it to split everywhere.
+  int parallel_split_above_tables = 11;
   // Iterative deepening before the exact search: null-window searches cut
   // off at depths 3, 6, ..., up to this (0: none), whose leaves score 0.
   // Their value is the exact search's first guess, and their best moves in
