@@ -348,7 +348,6 @@ class Worker {
     Result res[kMoves];
     for (int j = 0; j < n; ++j) res[j].done = false;
     std::atomic<int> next{0};
-    std::atomic<bool> refuted{false};
     std::atomic<std::uint64_t> nodes{0};
     tbb::task_group group;
     auto help = [&] {
@@ -363,7 +362,6 @@ class Worker {
         if (w.aborted_) break;
         res[j] = {v, true, t};
         if (v >= beta) {
-          refuted.store(true, std::memory_order_relaxed);
           group.cancel();
           break;
         }
@@ -373,19 +371,20 @@ class Worker {
     for (int t = 0; t < s_.threads; ++t) group.run(help);
     group.wait();
     nodes_out += nodes.load();
-    bool missing = false;
+    bool missing = false, refuted = false;
     for (int j = 0; j < n; ++j) {
       if (!res[j].done) {
         missing = true;
         continue;
       }
       tainted |= res[j].tainted;
+      refuted |= res[j].value >= beta;
       if (res[j].value > best) {
         best = res[j].value;
         best_move = kids[seq[j]].pit;
       }
     }
-    if (refuted.load()) return true;
+    if (refuted) return true;
     if (missing) aborted_ = true;  // cancelled from above, or stopped
     return false;
   }
