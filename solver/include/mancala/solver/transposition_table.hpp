@@ -61,10 +61,6 @@ class TranspositionTable {
   // subtree's size, used for replacement.
   void store(std::uint64_t key, int lower, int upper, int move, unsigned work, int depth = kExactDepth);
 
-  // Starts loading key's cluster into the cache (a node asks for all of its
-  // children's clusters at once, so their misses overlap).
-  void prefetch(std::uint64_t key) const { __builtin_prefetch(&cluster_of(key)); }
-
   void clear();
   std::size_t clusters() const { return clusters_; }
   std::size_t bytes() const { return clusters_ * sizeof(Cluster); }
