@@ -272,10 +272,10 @@ class Worker {
   // levels read at their rank returns where its value is (prefetched, to be
   // read by settle_child once the node's other children are played, so that
   // the misses overlap), else null.  The child's transposition-table cluster
-  // is not prefetched: on this machine that made solves 1.3 to 2 times as
-  // slow, though the enhanced cut-offs probe most of those clusters soon
-  // after (results/README.md, "The children's table clusters no longer
-  // prefetched").
+  // is not prefetched: on the 2-core virtual machine the project is measured
+  // on, that made solves 1.2 to 2.2 times as slow, though the enhanced
+  // cut-offs probe most of those clusters soon after (results/README.md,
+  // "The children's table clusters no longer prefetched").
   const std::int8_t* play_child(const Position& p, int pit, int before, Child& c) const {
     c.pit = pit;
     c.pos = p;
