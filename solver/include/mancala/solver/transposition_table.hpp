@@ -62,6 +62,8 @@ class TranspositionTable {
   void store(std::uint64_t key, int lower, int upper, int move, unsigned work, int depth = kExactDepth);
 
   void clear();
+  // Asks for key's cluster ahead of a probe.
+  void prefetch(std::uint64_t key) const { __builtin_prefetch(&cluster_of(key)); }
   std::size_t clusters() const { return clusters_; }
   std::size_t bytes() const { return clusters_ * sizeof(Cluster); }
 
