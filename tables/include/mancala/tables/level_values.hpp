@@ -173,66 +173,115 @@ class LevelValues {
     }
   }
 
+  // A board's move, played: its gain and where its successor's value is.
+  struct Successor {
+    // A union, so that the arrays of successors are not zeroed at every
+    // board (Position's members have initializers).
+    union {
+      Position pos;
+    };
+    Successor() {}
+    int delta;
+    bool extra;
+    Value* value;  // null when the game is over
+    std::uint64_t rank;
+  };
+  static constexpr int kSuccessors = kMaxPitsPerSide;
+  // Boards of a scan played before any of them is valued: the successors'
+  // values of all of them are asked for (prefetched) first, so that more
+  // misses overlap than one board's moves give.  Measured on one thread,
+  // byte-identical files: see results/README.md, "The acyclic builder's
+  // scan in batches".
+  static constexpr int kScanBatch = 16;
+
   template <int Width>
   void scan_acyclic(int k, std::vector<Value>& level) {
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, level.size()), [&](const tbb::blocked_range<std::uint64_t>& r) {
       Position p;
       p.pits_per_side = std::uint8_t(m_);
+      struct Pending {
+        Position pos;
+        std::uint64_t rank;
+        int moves;
+        Successor next[Width > 0 ? Width : kSuccessors];
+      };
+      Pending batch[kScanBatch];
+      int waiting = 0;
+      // A board may have been valued since it was played (as another's
+      // successor): then it is skipped, its value being the same.
+      auto settle_batch = [&] {
+        for (int i = 0; i < waiting; ++i) {
+          Pending& b = batch[i];
+          if (std::atomic_ref<Value>(level[b.rank]).load(std::memory_order_relaxed) == kUnknownValue)
+            settle<Width>(b.pos, b.next, b.moves, k, b.rank, level);
+        }
+        waiting = 0;
+      };
       // Stepping through the ranks instead of decoding each (unrank was 12%
       // of a Kalah(6,15) build's profile; the build went from 3.00 s to
       // 2.49 s on one thread).
       index_.unrank(r.begin(), k, p.pits.data());
       for (std::uint64_t rank = r.begin(); rank != r.end(); ++rank, index_.next(p.pits.data())) {
         if ((rank & 4095) == 0 && stop_ && stop_->load(std::memory_order_relaxed)) throw BuildStopped();
-        if (std::atomic_ref<Value>(level[rank]).load(std::memory_order_relaxed) == kUnknownValue) solve_acyclic<Width>(p, k, rank, level);
+        if (std::atomic_ref<Value>(level[rank]).load(std::memory_order_relaxed) != kUnknownValue) continue;
+        Pending& b = batch[waiting++];
+        b.pos = p;
+        b.rank = rank;
+        b.moves = play_successors<Width>(b.pos, k, level, b.next);
+        if (waiting == kScanBatch) settle_batch();
       }
+      settle_batch();
       if (counter_) counter_->fetch_add(r.size(), std::memory_order_relaxed);
     });
   }
 
-  // Two passes over the moves: the first plays them and asks for every
-  // successor's value (its cache line) at once, so that their misses
-  // overlap; the second reads them.  Measured against one pass, identical
-  // files: a 15-seed Kalah 6-pit build 2.69 s -> 2.19 s on one thread and
-  // 1.27 s -> 1.09 s on two, a 22-seed 5-pit build 10.58 s -> 8.92 s.
+  // Values a board and returns its value: its moves played and their
+  // successors' values asked for, then read.
   template <int Width>
   Value solve_acyclic(const Position& p, int k, std::uint64_t rank, std::vector<Value>& level) {
+    Successor next[Width > 0 ? Width : kSuccessors];
+    const int n = play_successors<Width>(p, k, level, next);
+    return settle<Width>(p, next, n, k, rank, level);
+  }
+
+  // Plays every move of p into next[] and asks for (prefetches) each
+  // successor's value, so that the misses of all the moves overlap: against
+  // one move at a time, identical files, a 15-seed Kalah 6-pit build 2.69 s
+  // -> 2.19 s on one thread and 1.27 s -> 1.09 s on two, a 22-seed 5-pit
+  // build 10.58 s -> 8.92 s.  Returns the number of moves, or -1 when p is
+  // terminal.
+  template <int Width>
+  int play_successors(const Position& p, int k, std::vector<Value>& level, Successor* next) {
     assume_width<Width>(p);
+    if (R::is_terminal(p)) return -1;
+    int n = 0;
+    for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1, ++n) {
+      Successor& c = next[n];
+      c.pos = p;
+      assume_width<Width>(c.pos);
+      const MoveResult res = R::play(c.pos, std::countr_zero(rest));
+      assume_width<Width>(c.pos);
+      c.extra = res.extra_turn;
+      c.delta = move_gain(c.pos, res.extra_turn, 0);
+      c.value = nullptr;
+      if (!res.game_over) {
+        const int cs = c.pos.board_seeds();
+        c.rank = index_.rank(c.pos.pits.data(), cs);
+        c.value = cs < k ? const_cast<Value*>(&levels_[std::size_t(cs)].data[c.rank]) : &level[c.rank];
+        __builtin_prefetch(c.value);
+      }
+    }
+    return n;
+  }
+
+  // p's value from its n played moves (n < 0: p is terminal), written at
+  // `rank`; a successor in this level not valued yet is valued first.
+  template <int Width>
+  Value settle(const Position& p, const Successor* next, int n, int k, std::uint64_t rank, std::vector<Value>& level) {
     int best;
-    if (R::is_terminal(p)) {
+    if (n < 0) {
       best = finished_board_value(p);
     } else {
-      constexpr int kMoves = Width > 0 ? Width : kMaxPitsPerSide;
-      struct Successor {
-        // A union, so that the array is not zeroed at every board
-        // (Position's members have initializers).
-        union {
-          Position pos;
-        };
-        Successor() {}
-        int delta;
-        bool extra;
-        Value* value;  // null when the game is over
-        std::uint64_t rank;
-      };
-      Successor next[kMoves];
-      int n = 0;
-      for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1, ++n) {
-        Successor& c = next[n];
-        c.pos = p;
-        assume_width<Width>(c.pos);
-        const MoveResult res = R::play(c.pos, std::countr_zero(rest));
-        assume_width<Width>(c.pos);
-        c.extra = res.extra_turn;
-        c.delta = move_gain(c.pos, res.extra_turn, 0);
-        c.value = nullptr;
-        if (!res.game_over) {
-          const int cs = c.pos.board_seeds();
-          c.rank = index_.rank(c.pos.pits.data(), cs);
-          c.value = cs < k ? const_cast<Value*>(&levels_[std::size_t(cs)].data[c.rank]) : &level[c.rank];
-          __builtin_prefetch(c.value);
-        }
-      }
       best = kBelowEveryValue;
       for (int i = 0; i < n; ++i) {
         const Successor& c = next[i];
