@@ -295,11 +295,7 @@ class Worker {
     c.delta = move_gain(c.pos, c.extra, before);
     if (c.game_over) return nullptr;
     c.seeds = c.pos.board_seeds();
-    std::uint64_t rank;
-    if constexpr (Width > 0)
-      rank = s_.index.template rank_fixed<2 * Width>(c.pos.pits.data());
-    else
-      rank = s_.index.rank(c.pos.pits.data(), c.seeds);
+    const std::uint64_t rank = s_.index.template rank_for_width<Width>(c.pos.pits.data(), c.seeds);
     if (c.seeds < int(s_.level_base.size())) {  // read at its rank
       const std::int8_t* v = s_.level_base[std::size_t(c.seeds)] + rank;
       __builtin_prefetch(v);

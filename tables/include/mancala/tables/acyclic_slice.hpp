@@ -220,7 +220,7 @@ class AcyclicSlice {
             if (res.game_over) continue;
             const int cs = c.board_seeds();
             if (cs != k_) continue;  // an exit: folded in already
-            const std::uint64_t cr = index_.rank(c.pits.data(), cs);
+            const std::uint64_t cr = index_.template rank_for_width<Width>(c.pits.data(), cs);
             if (cr >= lo_ && cr < hi_) __builtin_prefetch(&level_[cr - lo_]);
             children[n++] = {offset, cr, move_gain(c, res.extra_turn, 0), res.extra_turn};
           }

@@ -82,7 +82,7 @@ BoardExits value_board_exits(const BoardIndex& index, const Position& p, int k, 
       found.in_level |= MoveMask(1) << pit;
       continue;
     }
-    const std::uint64_t cr = index.rank(c.pits.data(), cs);
+    const std::uint64_t cr = index.template rank_for_width<Width>(c.pits.data(), cs);
     if (const std::int8_t* v = held(cs, cr)) {
       __builtin_prefetch(v);
       exits[n++] = {v, gain, res.extra_turn};

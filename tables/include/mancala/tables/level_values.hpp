@@ -266,7 +266,7 @@ class LevelValues {
       c.value = nullptr;
       if (!res.game_over) {
         const int cs = c.pos.board_seeds();
-        c.rank = index_.rank(c.pos.pits.data(), cs);
+        c.rank = index_.template rank_for_width<Width>(c.pos.pits.data(), cs);
         c.value = cs < k ? const_cast<Value*>(&levels_[std::size_t(cs)].data[c.rank]) : &level[c.rank];
         __builtin_prefetch(c.value);
       }
