@@ -1,9 +1,11 @@
 cmake_minimum_required(VERSION 3.22)
 # Writes OUT, a header defining MANCALA_VERSION (VERSION) and MANCALA_COMMIT: the git commit of SOURCE_DIR
-# (12 hex digits, "+dirty" when tracked files differ from it), or "unknown"
-# outside a git checkout.  Run at every build (cmake -P); the file is
-# rewritten only when its content changes, so an unchanged commit rebuilds
-# nothing.
+# (12 hex digits, "+dirty" when tracked files outside results/ differ from
+# it), or "unknown" outside a git checkout.  results/ holds recorded data,
+# not code: the scripts that append to it rebuild and report the version in
+# the middle of a series, and their rows would otherwise all say "+dirty".
+# Run at every build (cmake -P); the file is rewritten only when its content
+# changes, so an unchanged commit rebuilds nothing.
 set(commit "unknown")
 find_package(Git QUIET)
 if(GIT_FOUND)
@@ -11,7 +13,7 @@ if(GIT_FOUND)
                   OUTPUT_VARIABLE sha RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   if(rc EQUAL 0 AND sha MATCHES "^[0-9a-f]+$")
     set(commit "${sha}")
-    execute_process(COMMAND "${GIT_EXECUTABLE}" -C "${SOURCE_DIR}" status --porcelain --untracked-files=no
+    execute_process(COMMAND "${GIT_EXECUTABLE}" -C "${SOURCE_DIR}" status --porcelain --untracked-files=no -- . ":(exclude)results"
                     OUTPUT_VARIABLE changes RESULT_VARIABLE rc ERROR_QUIET)
     if(NOT rc EQUAL 0 OR NOT changes STREQUAL "")
       string(APPEND commit "+dirty")
