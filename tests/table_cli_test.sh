@@ -116,6 +116,26 @@ sv=$("$mancala" solve --position "$pos" --json --quiet --tt-mb 16 | python3 -c '
 st=$("$mancala" solve --position "$pos" --tables "$work/clean" --json --quiet --tt-mb 16 | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])')
 [ "$st" = "$sv" ] || fail "solve --tables $st != solve $sv"
 
+# A search above the tables reads the same values whether the levels are
+# copied into memory first or read from the files (raw or compressed): the
+# same value and the same nodes, and the value of a solve without tables.
+above="3,3,3,2,0/2,3,3,3,0 0-0 s"
+solve_above() {
+  "$mancala" solve --position "$above" --json --quiet --tt-mb 16 --threads 1 "$@" |
+    python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["value"], d["nodes"])'
+}
+cp -r "$work/clean" "$work/zstd"
+"$mancala" convert "$work/zstd" --compression zstd --block-size 4096 --quiet >/dev/null || fail "convert to zstd"
+plain=$(solve_above | cut -d' ' -f1)
+raw_no=$(solve_above --tables "$work/clean" --tables-in-memory no)
+[ "${raw_no% *}" = "$plain" ] || fail "solve above the tables: $raw_no, without tables $plain"
+for dir in clean zstd; do
+  for mode in yes auto no; do
+    got=$(solve_above --tables "$work/$dir" --tables-in-memory $mode)
+    [ "$got" = "$raw_no" ] || fail "solve above the $dir tables, --tables-in-memory $mode: $got, read from the raw files $raw_no"
+  done
+done
+
 # Bad directories: one line on stderr naming the problem; verify exits 1, the
 # others 2.
 expect() {
@@ -132,6 +152,11 @@ expect 2 "built for ruleset 'kalah'" "$mancala" probe --tables "$work/clean" --g
 expect 2 "pits a side" "$mancala" solve --tables "$work/clean" --position "1,1,1/1,1,1 0-0 s" --quiet
 expect 2 "does not exist" "$mancala" verify "$work/nowhere"
 expect 2 "reach" "$mancala" probe --tables "$work/clean" --position "9,9,9,9,9/1,0,0,0,0 0-0 s"
+expect 2 "tables-in-memory must be yes, no or auto" "$mancala" solve --tables "$work/clean" --position "$above" --tables-in-memory maybe --quiet
+# A corrupt compressed block is found when the level is copied into memory.
+size=$(stat -c %s "$work/zstd/level_015.mtb")
+printf '\x5a\x5a\x5a\x5a' | dd of="$work/zstd/level_015.mtb" bs=1 seek=$((size - 300)) conv=notrunc 2>/dev/null
+expect 2 "level_015.mtb" "$mancala" solve --tables "$work/zstd" --position "$above" --tables-in-memory yes --quiet
 truncate -s 100 "$work/bad/level_016.mtb"
 expect 2 "level_016.mtb" "$mancala" info "$work/bad"
 expect 2 "test-stop-after-level must be between 0 and 17" build --out "$work/x" --test-stop-after-level 18

@@ -127,7 +127,8 @@ int cmd_solve(const Args& args) {
                 {"level_tables", r.level_tables},
                 {"complete", true},
                 {"threads", options.threads},
-                {"tt_mb", options.tt_megabytes}});
+                {"tt_mb", options.tt_megabytes},
+                {"tt_entries", r.tt_entries}});
     return 0;
   }
   std::cout << "position   " << format_position(g.position) << "  (" << g.rules.digest() << ")\n"

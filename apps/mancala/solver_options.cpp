@@ -1,5 +1,9 @@
 #include "solver_options.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+
 
 namespace mancala::cli {
 
@@ -11,6 +15,9 @@ void add_solver_options(po::options_description& desc, bool with_time_limit) {
   desc.add_options()
       ("tt-mb", po::value<long long>()->default_value(256), "transposition table size in MiB")
       ("tables", po::value<std::string>(), "endgame table directory (from mancala build) to probe")
+      ("tables-in-memory", po::value<std::string>()->default_value("auto"),
+       "copy the --tables levels the search reads into memory first: yes, no, or auto (when the position is above "
+       "the tables and those levels take at most a quarter of the machine's memory)")
       ("level-tables", po::value<int>()->default_value(-1),
        "solve all boards with up to this many seeds by retrograde analysis first (-1: automatic)")
       ("deepening", po::value<int>()->default_value(solver::SolveOptions{}.deepening_depth),
@@ -36,9 +43,23 @@ solver::SolveOptions solver_options(const po::variables_map& vm) {
 solver::SolveOptions solver_options(const po::variables_map& vm, const GameSetup& g,
                                     std::optional<solver::DirectoryTables>& tables) {
   solver::SolveOptions o = solver_options(vm);
+  const std::string in_memory = vm["tables-in-memory"].as<std::string>();
+  if (in_memory != "auto" && in_memory != "yes" && in_memory != "no")
+    throw InputError("--tables-in-memory must be yes, no or auto, got '" + in_memory + "'");
   if (vm.count("tables")) {
     tables.emplace(vm["tables"].as<std::string>(), g.rules, g.position.m());
     o.tables = &*tables;
+    // The levels a search from this position can reach.
+    const int top = std::min(g.position.board_seeds(), tables->max_seeds());
+    const std::uint64_t bytes = tables->level_bytes(top);
+    const std::uint64_t physical = std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGE_SIZE));
+    if (in_memory == "yes" && bytes > physical / 2)
+      throw InputError("--tables-in-memory yes: levels 0.." + std::to_string(top) + " take " + std::to_string(bytes >> 20) +
+                       " MiB, more than half of the machine's " + std::to_string(physical >> 20) + " MiB");
+    // auto: only for a search above the tables (a position inside them is
+    // one read), and only when they leave most of the memory to the rest.
+    if (in_memory == "yes" || (in_memory == "auto" && g.position.board_seeds() > tables->max_seeds() && bytes <= physical / 4))
+      tables->load_into_memory(top);
   }
   return o;
 }

@@ -6,6 +6,7 @@
 
 #include <tbb/task_arena.h>
 
+#include <bit>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -168,6 +169,9 @@ struct Solver::Impl {
     const auto t0 = std::chrono::steady_clock::now();
     SharedState shared(tt, index_for(p), options.threads, options.parallel_split_above_tables);
     shared.north_key_bit = north_key_bit_for(p);
+    // Every key is below the index's last level offset (or has the north
+    // bit), and every value within the index's seeds.
+    tt.configure(shared.north_key_bit ? 64 : std::bit_width(index->level_offset(index->max_seeds() + 1) - 1), index->max_seeds());
     shared.stop = options.stop;
     // Until a test says more: every seed on the board may go either way.
     lower = p.store_difference() - p.board_seeds();
@@ -234,6 +238,7 @@ struct Solver::Impl {
       if (stored.move >= 0 && (R::legal_moves(p) >> stored.move & 1))
         result.best_move = stored.move + 1;
     }
+    result.tt_entries = tt.capacity();
     result.nodes = shared.nodes.load();
     result.tests = tests.load();
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

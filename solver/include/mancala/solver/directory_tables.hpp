@@ -1,9 +1,12 @@
 // A table directory (tables/table_directory.hpp) as the solver's endgame tables.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <vector>
 
 #include "mancala/solver/solver.hpp"
+#include "mancala/tables/page_buffer.hpp"
 #include "mancala/tables/table_directory.hpp"
 
 namespace mancala::solver {
@@ -20,14 +23,31 @@ class DirectoryTables final : public EndgameTables {
     board_value = tables_.value(p.pits.data(), seeds);
     return true;
   }
+  // In memory once load_into_memory() copied the level there; otherwise in
+  // place in the file's mapping, or null for a compressed level (then
+  // probe() decodes it a block at a time).
   const std::int8_t* level_values(int pits_per_side, int seeds) const override {
     if (pits_per_side != tables_.pits_per_side() || seeds < 0 || seeds > tables_.max_seeds()) return nullptr;
-    return tables_.level(seeds).values();  // null for a compressed level: then probe() decodes
+    if (std::size_t(seeds) < in_memory_.size()) return in_memory_[std::size_t(seeds)].data();
+    return tables_.level(seeds).values();
   }
   const tables::TableDirectory& directory() const { return tables_; }
 
+  // Bytes of the values of levels 0..top (top <= max_seeds()).
+  std::uint64_t level_bytes(int top) const;
+  // Copies the values of levels 0..top into anonymous memory on huge pages
+  // (decoding compressed levels, every block checked), for level_values().
+  // A search above the tables reads them at random, one read a child: from a
+  // file's mapping each read on 4 KiB pages is a TLB miss as well
+  // (results/README.md, "Endgame tables in memory").  Throws InputError
+  // (a corrupt file) or std::bad_alloc.  Not thread-safe: call it before a
+  // solve.
+  void load_into_memory(int top);
+  int levels_in_memory() const { return int(in_memory_.size()) - 1; }
+
  private:
   tables::TableDirectory tables_;
+  std::vector<tables::PageBuffer<std::int8_t>> in_memory_;  // levels 0..levels_in_memory()
 };
 
 }  // namespace mancala::solver

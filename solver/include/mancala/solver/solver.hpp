@@ -148,6 +148,9 @@ struct SolveResult {
   int tests = 0;  // exact null-window searches (iterative deepening's are in test_log only)
   std::vector<TestRecord> test_log;  // the tests that found the value, in order (not the PV's)
   int level_tables = -1;  // boards with up to this many seeds came from level tables
+  // Entries the transposition table held for this solve (its layout depends
+  // on the board: TranspositionTable::configure).
+  std::uint64_t tt_entries = 0;
 };
 
 struct MoveValue {

@@ -1,24 +1,41 @@
 // Shared transposition table of board-value bounds.
 //
-// Keys are lossless: the 64-bit BoardIndex key of the mover-relative board
-// (stores excluded: they never influence play), compared in full, so a
-// collision in the cluster index can never turn into a wrong value.  For a
-// Congkak root whose two rows' burnt holes differ, one mover-relative board
-// stands for two positions, and the solver sets bit 63 (north_key_bit) in
-// the keys of those with North to move; board keys stay below it.
+// Keys are lossless: the BoardIndex key of the mover-relative board (stores
+// excluded: they never influence play), so a collision in the cluster index
+// can never turn into a wrong value.  For a Congkak root whose two rows'
+// burnt holes differ, one mover-relative board stands for two positions,
+// and the solver sets bit 63 (north_key_bit) in the keys of those with
+// North to move; board keys stay below it.
 //
-// Layout: 64-byte clusters (one cache line) of four entries with an explicit
-// replacement rule.  A store for a key already in the cluster updates its
-// entry in place (unless that entry is of a deeper search, which is kept).
-// A new key takes an empty slot if there is one; otherwise it evicts an
-// entry of an iterative-deepening (cut-off) search before any exact one,
-// and among those the one whose subtree was smallest (the bit width of its
-// node count), the first such slot on a tie.  Each cluster has a spinlock:
-// readers and writers copy whole entries under it, so a torn entry can never
-// be read, whatever the number of threads.  With two cores the lock is
-// almost never contended.  A table that one thread alone uses (a solve on one
-// thread) takes no lock: the locked exchange is a full barrier, a cost on
-// every probe and store.
+// Two layouts of a 64-byte cluster (one cache line), chosen by the keys'
+// width and the values' range (configure):
+//
+//  - Compact: eight entries of one 64-bit word each.  The key's K bits are
+//    mixed by a bijection of [0, 2^K) (a multiplication by an odd constant
+//    modulo 2^K); the top bits of the mix pick the cluster and the entry
+//    keeps the rest (the residue), so cluster and residue give the key back:
+//    the entry is still lossless.  Used when the residue fits 29 bits and
+//    every value fits 8 bits (Kalah(6,6) with 256 MiB: 48-bit keys, a
+//    22-bit cluster index, 26-bit residues).  An entry is one aligned word,
+//    read and written whole, so threads share it without a lock: a reader
+//    sees an old entry or a new one, never a mix, and every entry ever
+//    written holds true bounds of its own key.
+//  - Wide: four entries of a full 64-bit key, 16-bit bounds and a
+//    spinlock a cluster (held only when several threads share the table),
+//    for wider keys (Congkak's north bit, boards beyond 2^49 positions a
+//    cluster count) or values beyond 127.
+//
+// Twice the entries in the same memory is what the compact layout is for:
+// the same solve needs half the table, and the kernel zeroes (and a
+// virtual machine's host backs) half the pages (results/README.md, "A
+// compact transposition table").
+//
+// Replacement, the same in both: a store for a key already in the cluster
+// updates its entry in place (unless that entry is of a deeper search,
+// which is kept).  A new key takes an empty slot if there is one;
+// otherwise it evicts an entry of an iterative-deepening (cut-off) search
+// before any exact one, and among those the one whose subtree was smallest
+// (the bit width of its node count), the first such slot on a tie.
 #pragma once
 
 #include <atomic>
@@ -43,14 +60,25 @@ constexpr int kExactDepth = 255;
 class TranspositionTable {
  public:
   static constexpr int kNoMove = -1;
+  // The compact layout's entry: residue, lower, upper, move + 1, work + 1, depth.
+  static constexpr int kResidueBits = 29;
+  static constexpr int kMaxCompactValue = 127;
 
   // Throws InputError if `megabytes` exceeds the machine's memory or cannot be
   // mapped.  `shared`: several threads probe and store at once (then every
-  // cluster access is under its lock).
+  // wide cluster access is under its lock).  The table starts wide, for any
+  // key; configure() may make it compact.
   explicit TranspositionTable(std::size_t megabytes, bool shared = true);
   ~TranspositionTable();
   TranspositionTable(const TranspositionTable&) = delete;
   TranspositionTable& operator=(const TranspositionTable&) = delete;
+
+  // Every key of the coming probes and stores is below 2^key_bits, and every
+  // value within [-max_value, max_value].  Picks the layout (compact when
+  // both fit it) and clears the table if that layout or key width differs
+  // from the last call's.
+  void configure(int key_bits, int max_value);
+  bool compact() const { return compact_; }
 
   // Narrows `b` with the stored bounds of `key` if they are of `depth` or
   // deeper, and sets b.move from any entry of `key`; returns false if `key`
@@ -63,29 +91,36 @@ class TranspositionTable {
 
   void clear();
   // Asks for key's cluster ahead of a probe.
-  void prefetch(std::uint64_t key) const { __builtin_prefetch(&cluster_of(key)); }
+  void prefetch(std::uint64_t key) const { __builtin_prefetch(table_ + cluster_index(mix(key))); }
   std::size_t clusters() const { return clusters_; }
-  std::size_t bytes() const { return clusters_ * sizeof(Cluster); }
+  std::size_t bytes() const { return clusters_ * kClusterBytes; }
+  // Entries the table can hold.
+  std::size_t capacity() const { return clusters_ * (compact_ ? 8 : 4); }
 
  private:
-  struct alignas(64) Cluster {
-    std::atomic<std::uint32_t> lock;
-    std::uint8_t depth[4];  // kExactDepth, or an iterative-deepening search's depth
-    std::uint16_t meta[4];  // bits 0-4 move+1 (0 none), bits 5-15 work+1 (0 = empty slot)
-    std::uint64_t key[4];
-    std::int16_t lower[4];
-    std::int16_t upper[4];
+  static constexpr std::size_t kClusterBytes = 64;
+  struct alignas(64) Line {
+    unsigned char bytes[kClusterBytes];
   };
-  static_assert(sizeof(Cluster) == 64);
 
-  Cluster& cluster_of(std::uint64_t key) const {
-    return table_[(key * 0x9E3779B97F4A7C15ull) >> shift_];
-  }
+  // The bijection of [0, 2^key_bits): a multiplication by an odd constant,
+  // modulo 2^key_bits (the wide layout: modulo 2^64, key_mask_ all ones).
+  std::uint64_t mix(std::uint64_t key) const { return (key * 0x9E3779B97F4A7C15ull) & key_mask_; }
+  std::size_t cluster_index(std::uint64_t mixed) const { return std::size_t(mixed >> residue_bits_); }
 
-  Cluster* table_ = nullptr;
+  bool probe_compact(std::uint64_t key, Bounds& b, int depth) const;
+  void store_compact(std::uint64_t key, int lower, int upper, int move, unsigned work, int depth);
+  bool probe_wide(std::uint64_t key, Bounds& b, int depth) const;
+  void store_wide(std::uint64_t key, int lower, int upper, int move, unsigned work, int depth);
+
+  Line* table_ = nullptr;
   bool shared_ = true;
+  bool compact_ = false;
   std::size_t clusters_ = 0;
-  int shift_ = 64;
+  int cluster_bits_ = 0;
+  int key_bits_ = 64;
+  std::uint64_t key_mask_ = ~std::uint64_t(0);
+  int residue_bits_ = 64;  // key_bits_ - cluster_bits_, at least 0
 };
 
 }  // namespace mancala::solver
