@@ -1,9 +1,5 @@
 #include "solver_options.hpp"
 
-#include <unistd.h>
-
-#include <algorithm>
-
 
 namespace mancala::cli {
 
@@ -48,18 +44,10 @@ solver::SolveOptions solver_options(const po::variables_map& vm, const GameSetup
     throw InputError("--tables-in-memory must be yes, no or auto, got '" + in_memory + "'");
   if (vm.count("tables")) {
     tables.emplace(vm["tables"].as<std::string>(), g.rules, g.position.m());
+    tables->prepare_for(g.position, in_memory == "yes" ? solver::TablesInMemory::Yes
+                                    : in_memory == "no" ? solver::TablesInMemory::No
+                                                        : solver::TablesInMemory::Auto);
     o.tables = &*tables;
-    // The levels a search from this position can reach.
-    const int top = std::min(g.position.board_seeds(), tables->max_seeds());
-    const std::uint64_t bytes = tables->level_bytes(top);
-    const std::uint64_t physical = std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGE_SIZE));
-    if (in_memory == "yes" && bytes > physical / 2)
-      throw InputError("--tables-in-memory yes: levels 0.." + std::to_string(top) + " take " + std::to_string(bytes >> 20) +
-                       " MiB, more than half of the machine's " + std::to_string(physical >> 20) + " MiB");
-    // auto: only for a search above the tables (a position inside them is
-    // one read), and only when they leave most of the memory to the rest.
-    if (in_memory == "yes" || (in_memory == "auto" && g.position.board_seeds() > tables->max_seeds() && bytes <= physical / 4))
-      tables->load_into_memory(top);
   }
   return o;
 }

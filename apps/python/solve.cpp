@@ -93,6 +93,7 @@ auto with_solver(const Ruleset& rules, const Position& p, solver::SolveOptions o
   std::optional<solver::DirectoryTables> tables;
   if (dir) {
     tables.emplace(*dir, rules, p.m());  // InputError if built for another ruleset or width
+    tables->prepare_for(p, solver::TablesInMemory::Auto);  // as the command line's default
     options.tables = &*tables;
   }
   options.stop = stop;

@@ -1,7 +1,12 @@
 #include "mancala/solver/directory_tables.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
+#include <string>
+
+#include "mancala/error.hpp"
 
 namespace mancala::solver {
 
@@ -22,6 +27,17 @@ void DirectoryTables::load_into_memory(int top) {
       level.read(0, level.size(), values.data());
     in_memory_.push_back(std::move(values));
   }
+}
+
+void DirectoryTables::prepare_for(const Position& root, TablesInMemory mode) {
+  if (mode == TablesInMemory::No) return;
+  const int top = std::min(root.board_seeds(), tables_.max_seeds());
+  const std::uint64_t bytes = level_bytes(top);
+  const std::uint64_t physical = std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGE_SIZE));
+  if (mode == TablesInMemory::Yes && bytes > physical / 2)
+    throw InputError("--tables-in-memory yes: levels 0.." + std::to_string(top) + " take " + std::to_string(bytes >> 20) +
+                     " MiB, more than half of the machine's " + std::to_string(physical >> 20) + " MiB");
+  if (mode == TablesInMemory::Yes || (root.board_seeds() > tables_.max_seeds() && bytes <= physical / 4)) load_into_memory(top);
 }
 
 }  // namespace mancala::solver

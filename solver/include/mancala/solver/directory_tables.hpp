@@ -11,6 +11,9 @@
 
 namespace mancala::solver {
 
+// Whether DirectoryTables::prepare_for copies the levels into memory.
+enum class TablesInMemory { Auto, Yes, No };
+
 class DirectoryTables final : public EndgameTables {
  public:
   // Throws InputError if the directory was built for another ruleset or width.
@@ -44,6 +47,12 @@ class DirectoryTables final : public EndgameTables {
   // solve.
   void load_into_memory(int top);
   int levels_in_memory() const { return int(in_memory_.size()) - 1; }
+  // Before a solve of `root`: loads the levels a search from it can reach
+  // (0..its seeds) into memory when `mode` says so.  Auto: when the root is
+  // above the tables (a root inside them is one read) and those levels take
+  // at most a quarter of the machine's memory.  Yes: always, but throws
+  // InputError naming the sizes when they take more than half of it.
+  void prepare_for(const Position& root, TablesInMemory mode);
 
  private:
   tables::TableDirectory tables_;
