@@ -42,9 +42,9 @@ class DirectoryTables final : public EndgameTables {
   // (decoding compressed levels, every block checked), for level_values().
   // A search above the tables reads them at random, one read a child: from a
   // file's mapping each read on 4 KiB pages is a TLB miss as well
-  // (results/README.md, "Endgame tables in memory").  Throws InputError
-  // (a corrupt file) or std::bad_alloc.  Not thread-safe: call it before a
-  // solve.
+  // (results/README.md, "A compact transposition table, and endgame
+  // tables in memory").  Throws InputError (a corrupt file) or
+  // std::bad_alloc.  Not thread-safe: call it before a solve.
   void load_into_memory(int top);
   int levels_in_memory() const { return int(in_memory_.size()) - 1; }
   // Before a solve of `root`: loads the levels a search from it can reach

@@ -28,7 +28,7 @@
 // Twice the entries in the same memory is what the compact layout is for:
 // the same solve needs half the table, and the kernel zeroes (and a
 // virtual machine's host backs) half the pages (results/README.md, "A
-// compact transposition table").
+// compact transposition table, and endgame tables in memory").
 //
 // Replacement, the same in both: a store for a key already in the cluster
 // updates its entry in place (unless that entry is of a deeper search,
