@@ -54,6 +54,10 @@ slow=(build --game kalah --pits 5 --max-seeds 19 --threads 1 --quiet)
 first=$!
 pids+=("$first")
 while kill -0 "$first" 2>/dev/null && [ ! -f "$work/locked/level_000.mtb" ]; do sleep 0.02; done
+# Hold the first build still while the others are refused: a fast machine
+# could otherwise finish it first and leave nothing to test. A stopped
+# process keeps its lock.
+kill -STOP "$first" 2>/dev/null || fail "the first build ended before it could be paused: nothing was tested"
 t0=$(date +%s%N)
 expect 2 "is being built by another process" "$mancala" "${slow[@]}" --out "$work/locked"
 ms=$((($(date +%s%N) - t0) / 1000000))
@@ -62,6 +66,7 @@ if [ -n "$mpi" ]; then
   expect 2 "is being built by another process" "${run_mpi[@]}" "${slow[@]}" --out "$work/locked"
 fi
 kill -0 "$first" 2>/dev/null || fail "the first build ended before the second was refused: nothing was tested"
+kill -CONT "$first"
 wait "$first" || fail "the first build failed: $(cat "$work/first.err")"
 for f in "$work"/ref/level_*.mtb; do
   cmp -s "$f" "$work/locked/$(basename "$f")" || fail "$(basename "$f") differs from a lone build's"
