@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -245,6 +246,58 @@ TEST(TableProbe, SolverWithTablesAgreesAndSearchesLess) {
     }
     EXPECT_LT(probing_nodes, plain_nodes) << rules.digest();
   }
+}
+
+// The rule of DirectoryTables::prepare_for, against a machine of a given
+// size: auto copies a root above the tables' reachable levels when they take
+// at most a quarter of memory, yes up to half and refuses beyond it with the
+// sizes named, no never; a root inside the tables is one read (auto leaves
+// it).  Whatever is copied reads the same values as the files.
+TEST(TablesInMemory, PrepareForFollowsTheRuleAtItsLimits) {
+  TempDir dir{"mancala_table_test"};
+  tables::build_tables(dir.path(), kKalah, 4, 10);
+  const Position above = start_position(4, 2);  // 16 seeds: above the tables
+  const Position inside = start_position(4, 1);  // 8 seeds
+  std::uint64_t bytes = 0;
+  {
+    const solver::DirectoryTables t(dir.path(), kKalah, 4);
+    bytes = t.level_bytes(10);
+    ASSERT_GT(bytes, 0u);
+  }
+  struct Case {
+    Position root;
+    solver::TablesInMemory mode;
+    std::uint64_t physical;
+    int levels;  // in memory afterwards, -1 none; -2 refused
+  };
+  using enum solver::TablesInMemory;
+  const Case cases[] = {
+      {above, Auto, 4 * bytes, 10},     {above, Auto, 4 * bytes - 1, -1}, {inside, Auto, 1ull << 40, -1},
+      {above, Yes, 2 * bytes, 10},      {above, Yes, 2 * bytes - 1, -2},  {inside, Yes, 1ull << 40, 8},
+      {above, No, 1ull << 40, -1},
+  };
+  for (const Case& c : cases) {
+    solver::DirectoryTables t(dir.path(), kKalah, 4);
+    SCOPED_TRACE(format_position(c.root) + " mode " + std::to_string(int(c.mode)) + " of " + std::to_string(c.physical));
+    if (c.levels == -2) {
+      expect_refused([&] { t.prepare_for(c.root, c.mode, c.physical); }, "more than half of the machine's");
+      EXPECT_EQ(t.levels_in_memory(), -1);
+      continue;
+    }
+    t.prepare_for(c.root, c.mode, c.physical);
+    EXPECT_EQ(t.levels_in_memory(), c.levels);
+    const tables::TableDirectory files(dir.path(), kKalah, 4);
+    for (int k = 0; k <= t.levels_in_memory(); ++k) {
+      const std::int8_t* copied = t.level_values(4, k);
+      ASSERT_NE(copied, files.level(k).values());
+      ASSERT_EQ(std::memcmp(copied, files.level(k).values(), files.level(k).size()), 0) << "level " << k;
+    }
+  }
+  EXPECT_EQ(solver::tables_in_memory_from("auto"), Auto);
+  EXPECT_EQ(solver::tables_in_memory_from("yes"), Yes);
+  EXPECT_EQ(solver::tables_in_memory_from("no"), No);
+  EXPECT_FALSE(solver::tables_in_memory_from("maybe"));
+  EXPECT_FALSE(solver::tables_in_memory_from("Yes"));
 }
 
 }  // namespace

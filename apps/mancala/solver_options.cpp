@@ -39,14 +39,12 @@ solver::SolveOptions solver_options(const po::variables_map& vm) {
 solver::SolveOptions solver_options(const po::variables_map& vm, const GameSetup& g,
                                     std::optional<solver::DirectoryTables>& tables) {
   solver::SolveOptions o = solver_options(vm);
-  const std::string in_memory = vm["tables-in-memory"].as<std::string>();
-  if (in_memory != "auto" && in_memory != "yes" && in_memory != "no")
-    throw InputError("--tables-in-memory must be yes, no or auto, got '" + in_memory + "'");
+  const std::string in_memory_name = vm["tables-in-memory"].as<std::string>();
+  const std::optional<solver::TablesInMemory> in_memory = solver::tables_in_memory_from(in_memory_name);
+  if (!in_memory) throw InputError("--tables-in-memory must be yes, no or auto, got '" + in_memory_name + "'");
   if (vm.count("tables")) {
     tables.emplace(vm["tables"].as<std::string>(), g.rules, g.position.m());
-    tables->prepare_for(g.position, in_memory == "yes" ? solver::TablesInMemory::Yes
-                                    : in_memory == "no" ? solver::TablesInMemory::No
-                                                        : solver::TablesInMemory::Auto);
+    tables->prepare_for(g.position, *in_memory);
     o.tables = &*tables;
   }
   return o;

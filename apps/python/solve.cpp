@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <future>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "bindings.hpp"
@@ -46,6 +47,14 @@ solver::SolveOptions solve_options(int threads, long long tt_mb) {
   o.threads = threads == 0 ? cli::available_cpus() : threads;
   o.tt_megabytes = std::size_t(tt_mb);
   return o;
+}
+
+// tables_in_memory=: "auto", "yes" or "no", as the command line's
+// --tables-in-memory.
+solver::TablesInMemory tables_in_memory(const std::string& name) {
+  const std::optional<solver::TablesInMemory> mode = solver::tables_in_memory_from(name);
+  if (!mode) throw InputError("tables_in_memory must be 'auto', 'yes' or 'no', got '" + name + "'");
+  return *mode;
 }
 
 // tables=: None, a directory (str or os.PathLike) or a mancala.Tables.
@@ -89,11 +98,12 @@ auto run_interruptibly(Work work) {
 // handed to `use`; on the calling (worker) thread.
 template <class Use>
 auto with_solver(const Ruleset& rules, const Position& p, solver::SolveOptions options,
-                 const std::optional<std::filesystem::path>& dir, const std::atomic<bool>* stop, Use use) {
+                 const std::optional<std::filesystem::path>& dir, solver::TablesInMemory in_memory,
+                 const std::atomic<bool>* stop, Use use) {
   std::optional<solver::DirectoryTables> tables;
   if (dir) {
     tables.emplace(*dir, rules, p.m());  // InputError if built for another ruleset or width
-    tables->prepare_for(p, solver::TablesInMemory::Auto);  // as the command line's default
+    tables->prepare_for(p, in_memory);
     options.tables = &*tables;
   }
   options.stop = stop;
@@ -102,24 +112,28 @@ auto with_solver(const Ruleset& rules, const Position& p, solver::SolveOptions o
   return use(s);
 }
 
-SolveAnswer solve(const GameState& state, int threads, const py::object& tables, long long tt_mb) {
+SolveAnswer solve(const GameState& state, int threads, const py::object& tables, long long tt_mb,
+                  const std::string& in_memory_name) {
   const solver::SolveOptions options = solve_options(threads, tt_mb);
+  const solver::TablesInMemory in_memory = tables_in_memory(in_memory_name);
   const std::optional<std::filesystem::path> dir = tables_dir(tables);
   const Ruleset rules = state.rules();
   const Position p = state.position();
   const solver::SolveResult r = run_interruptibly([&](const std::atomic<bool>* stop) {
-    return with_solver(rules, p, options, dir, stop, [&](solver::Solver& s) { return s.solve(p); });
+    return with_solver(rules, p, options, dir, in_memory, stop, [&](solver::Solver& s) { return s.solve(p); });
   });
   return {r.value, r.board_value, r.best_move, r.pv, r.nodes, r.seconds, options.threads, r.level_tables};
 }
 
-std::vector<std::pair<int, int>> analyze(const GameState& state, int threads, const py::object& tables, long long tt_mb) {
+std::vector<std::pair<int, int>> analyze(const GameState& state, int threads, const py::object& tables, long long tt_mb,
+                                         const std::string& in_memory_name) {
   const solver::SolveOptions options = solve_options(threads, tt_mb);
+  const solver::TablesInMemory in_memory = tables_in_memory(in_memory_name);
   const std::optional<std::filesystem::path> dir = tables_dir(tables);
   const Ruleset rules = state.rules();
   const Position p = state.position();
   const std::vector<solver::MoveValue> moves = run_interruptibly([&](const std::atomic<bool>* stop) {
-    return with_solver(rules, p, options, dir, stop, [&](solver::Solver& s) { return s.analyze(p); });
+    return with_solver(rules, p, options, dir, in_memory, stop, [&](solver::Solver& s) { return s.analyze(p); });
   });
   std::vector<std::pair<int, int>> out;
   for (const solver::MoveValue& mv : moves) out.emplace_back(mv.move - 1, mv.value);
@@ -166,17 +180,23 @@ void bind_solve(py::module_& m) {
       .def("__repr__", &repr);
 
   m.def("solve", &solve, py::arg("state"), py::arg("threads") = 0, py::arg("tables") = py::none(),
-        py::arg("tt_mb") = 256, R"doc(The exact value of a state under perfect play: a SolveResult.
+        py::arg("tt_mb") = 256, py::arg("tables_in_memory") = "auto",
+        R"doc(The exact value of a state under perfect play: a SolveResult.
 
 threads: search threads, 0 for every core this process may use
 (SLURM_CPUS_PER_TASK inside a Slurm task); values never depend on it.
 tables: an endgame table directory from `mancala build` (str, os.PathLike or
 a mancala.Tables), built for the state's ruleset and board width (ValueError
-otherwise).  tt_mb: the transposition table in MiB.  The GIL is released while
+otherwise).  tt_mb: the transposition table in MiB.  tables_in_memory: 'auto'
+(copy the levels the search reads into memory when the state is above the
+tables and they take at most a quarter of the machine's memory), 'yes'
+(always; ValueError past half of it) or 'no' (read the files in place); as
+the command line's --tables-in-memory.  The GIL is released while
 the solver runs; Ctrl-C stops it and raises KeyboardInterrupt.
 )doc");
   m.def("analyze", &analyze, py::arg("state"), py::arg("threads") = 0, py::arg("tables") = py::none(),
-        py::arg("tt_mb") = 256, R"doc(The exact value of every legal action: a list of (action, value), best first,
+        py::arg("tt_mb") = 256, py::arg("tables_in_memory") = "auto",
+        R"doc(The exact value of every legal action: a list of (action, value), best first,
 where value is the final store difference for the player to move after
 playing it (as solve()'s value); empty when the game is over.  Arguments as
 for solve().

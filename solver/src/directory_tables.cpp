@@ -29,14 +29,25 @@ void DirectoryTables::load_into_memory(int top) {
   }
 }
 
+std::optional<TablesInMemory> tables_in_memory_from(std::string_view name) {
+  if (name == "auto") return TablesInMemory::Auto;
+  if (name == "yes") return TablesInMemory::Yes;
+  if (name == "no") return TablesInMemory::No;
+  return std::nullopt;
+}
+
 void DirectoryTables::prepare_for(const Position& root, TablesInMemory mode) {
+  prepare_for(root, mode, std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGE_SIZE)));
+}
+
+void DirectoryTables::prepare_for(const Position& root, TablesInMemory mode, std::uint64_t physical) {
   if (mode == TablesInMemory::No) return;
   const int top = std::min(root.board_seeds(), tables_.max_seeds());
   const std::uint64_t bytes = level_bytes(top);
-  const std::uint64_t physical = std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGE_SIZE));
   if (mode == TablesInMemory::Yes && bytes > physical / 2)
-    throw InputError("--tables-in-memory yes: levels 0.." + std::to_string(top) + " take " + std::to_string(bytes >> 20) +
-                     " MiB, more than half of the machine's " + std::to_string(physical >> 20) + " MiB");
+    throw InputError("tables in memory: levels 0.." + std::to_string(top) + " take " + std::to_string(bytes >> 20) +
+                     " MiB, more than half of the machine's " + std::to_string(physical >> 20) +
+                     " MiB (the limit of yes; auto would read them from the files)");
   if (mode == TablesInMemory::Yes || (root.board_seeds() > tables_.max_seeds() && bytes <= physical / 4)) load_into_memory(top);
 }
 

@@ -612,8 +612,18 @@ class TablesTest(unittest.TestCase):
             self.assertEqual(mancala.solve(s, tables=pathlib.Path(self.dir), **FAST).value, v)
             self.assertEqual(dict(mancala.analyze(s, tables=self.dir, **FAST)),
                              {a: ref.move_value(pos, a) for a in ref.legal(pos)})
+            # The levels copied into memory or read from the files: the same search.
+            for mode in ("yes", "no"):
+                m = mancala.solve(s, tables=self.dir, tables_in_memory=mode, **FAST)
+                self.assertEqual((m.value, m.nodes), (v, r.nodes), (notation(pos), mode))
+                self.assertEqual(dict(mancala.analyze(s, tables=self.dir, tables_in_memory=mode, **FAST)),
+                                 {a: ref.move_value(pos, a) for a in ref.legal(pos)})
 
     def test_errors(self):
+        s = mancala.Game("kalah", pits=3, seeds=3).new_initial_state()
+        for call in (mancala.solve, mancala.analyze):
+            with self.assertRaisesRegex(ValueError, "tables_in_memory must be 'auto', 'yes' or 'no', got 'maybe'"):
+                call(s, tables=self.dir, tables_in_memory="maybe", **FAST)
         with self.assertRaisesRegex(ValueError, "9 seeds on the board; the tables reach 8"):
             self.tables.probe("3,3,3/0,0,0 0-0 s")
         with self.assertRaisesRegex(ValueError, "4 pits a side; the tables are for 3"):

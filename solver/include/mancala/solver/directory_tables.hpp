@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "mancala/solver/solver.hpp"
@@ -13,6 +15,10 @@ namespace mancala::solver {
 
 // Whether DirectoryTables::prepare_for copies the levels into memory.
 enum class TablesInMemory { Auto, Yes, No };
+// "auto", "yes" or "no" (the command line's --tables-in-memory, Python's
+// tables_in_memory=); nullopt for anything else, which the caller reports
+// under its own name for the setting.
+std::optional<TablesInMemory> tables_in_memory_from(std::string_view name);
 
 class DirectoryTables final : public EndgameTables {
  public:
@@ -53,6 +59,9 @@ class DirectoryTables final : public EndgameTables {
   // at most a quarter of the machine's memory.  Yes: always, but throws
   // InputError naming the sizes when they take more than half of it.
   void prepare_for(const Position& root, TablesInMemory mode);
+  // The same rule against `physical_bytes` of memory in place of the
+  // machine's (tests reach the limits with it).
+  void prepare_for(const Position& root, TablesInMemory mode, std::uint64_t physical_bytes);
 
  private:
   tables::TableDirectory tables_;
