@@ -114,10 +114,9 @@ class Worker {
     };
     bool cut = false;
     // Staged: the transposition table's move is played and searched alone,
-    // before the other moves are generated and before the enhanced
-    // transposition cut-offs probe their entries.  It usually refutes the
-    // node (it did last time), and then the other children's sowing, ranks,
-    // order and probes are never computed.  It is the eldest brother of a
+    // before the other moves are generated.  It usually refutes the node
+    // (it did last time), and then the other children's sowing, ranks and
+    // order are never computed.  It is the eldest brother of a
     // split.
     Child first;
     int staged = -1;
@@ -131,27 +130,19 @@ class Worker {
     std::uint8_t seq[kMoves];
     const int n = cut ? 0 : expand(p, staged, kids, seq, hi_window <= 0);
 
-    // Enhanced transposition cut-off: a child's stored bound may already
-    // refute this node without searching anything.  The children's
-    // clusters are asked for all at once, in the order they are probed, so
-    // that their misses overlap; the searched children then find their
-    // clusters in the cache.  Asked for here, after the children's level
-    // values were read, not as each child is played (see play_child).
-    if (seeds >= kEtcMinSeeds && n > 0 && !(kids[seq[0]].exact && kids[seq[0]].exact_value >= hi_window)) {
+    // At a node expected to fail low (its window asks the mover for a
+    // gain), every child is usually searched: their clusters are asked for
+    // all at once, after the children's level values were read, so that
+    // their misses overlap and each child's own probe finds its cluster in
+    // the cache.  Not at a node expected to cut off, where one child
+    // usually refutes it; and no enhanced transposition cut-offs (probing
+    // every child's entry for a refutation before searching one): they
+    // saved 10-12% of the nodes, but waiting for those probes' misses cost
+    // more time than the nodes saved (results/README.md, "Enhanced
+    // transposition cut-offs dropped").
+    if (seeds >= kPrefetchMinSeeds && hi_window > 0 && n > 0 && !(kids[seq[0]].exact && kids[seq[0]].exact_value >= hi_window)) {
       for (int i = 0; i < n; ++i)
         if (!kids[seq[i]].exact) s_.tt.prefetch(kids[seq[i]].key);
-      for (int i = 0; i < n; ++i) {
-        const Child& c = kids[seq[i]];
-        if (c.exact) continue;
-        Bounds cb{-c.seeds, c.seeds, -1};
-        if (!s_.tt.probe(c.key, cb, child_depth)) continue;
-        const int at_least = move_value(c.extra, c.delta, c.extra ? cb.lower : cb.upper);
-        if (at_least >= hi_window) {
-          if constexpr (kCycles) path_.pop_back();
-          s_.tt.store(key, at_least, b.upper, c.pit, 0, depth);
-          return at_least;
-        }
-      }
     }
     // Young brothers wait: high in the tree (and, in Oware, near the root,
     // so that a thread waiting at a split never holds more than a short
@@ -202,11 +193,10 @@ class Worker {
   static constexpr int kMaxPly = 2000;
   // Oware splits only above this ply (see search).
   static constexpr int kMaxSplitPly = 64;
-  // Enhanced transposition cut-offs cost a table probe per child; measured on
-  // the `mancala bench` set they pay only high in the tree (there, never
-  // probing was faster still, but larger boards prune more, so it stays on
-  // from 16 seeds up; figures in results/README.md).
-  static constexpr int kEtcMinSeeds = 16;
+  // The children's clusters are asked for from this many seeds up: below,
+  // the boards (without endgame tables) are small and their entries mostly
+  // in the cache already.  With tables of 15 or more seeds, everywhere.
+  static constexpr int kPrefetchMinSeeds = 16;
   static constexpr int kMoves = Width > 0 ? Width : kMaxPitsPerSide;
 
   struct Child {
@@ -281,9 +271,8 @@ class Worker {
   // is not asked for here: on the 2-core virtual machine the project is
   // measured on, that made solves 1.2 to 2.2 times as slow (results/README.md,
   // "The children's table clusters no longer prefetched"), while asking for
-  // them after the level values were read, just before the enhanced
-  // cut-offs probe them, made them faster ("The children's clusters asked
-  // for before the enhanced cut-offs").
+  // them after the level values were read, at a node expected to fail low,
+  // made them faster (search; "Enhanced transposition cut-offs dropped").
   const std::int8_t* play_child(const Position& p, int pit, int before, Child& c) const {
     c.pit = pit;
     c.pos = p;

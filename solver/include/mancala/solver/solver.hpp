@@ -14,8 +14,8 @@
 // (NullWindowSchedule; in Kalah, BrainKing and Congkak b has the parity of
 // the seeds on the board, which halves the tests).  Shared transposition
 // table with lossless keys and a depth per entry (an exact search never
-// takes a cut-off search's bounds), enhanced transposition cut-offs, move
-// ordering (children of known value first, best first; then the table move,
+// takes a cut-off search's bounds; the children's entries prefetched at a
+// node expected to fail low), move ordering (children of known value first, best first; then the table move,
 // extra turns, the gain, fewest replies for a player behind, the material
 // term (the seeds the move leaves on the mover's row against the opponent's,
 // for a player behind or at a node expected to fail low), and the pit
