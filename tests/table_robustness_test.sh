@@ -102,7 +102,12 @@ pids+=("$pid")
 # second to build, so a directory put in its place now is there at the rename.
 while kill -0 "$pid" 2>/dev/null && [ ! -f "$work/rename/level_018.mtb" ]; do sleep 0.02; done
 sleep 0.3
+# Paused while the directory goes in, so that the build cannot rename first
+# between the check and the mkdir.
+kill -STOP "$pid" 2>/dev/null || fail "the build ended before level 19's rename could be blocked: nothing was tested"
+[ ! -e "$work/rename/level_019.mtb" ] || fail "level 19 was built within 0.3 s: nothing was tested"
 mkdir -p "$work/rename/level_019.mtb/in_the_way"
+kill -CONT "$pid"
 status=0
 wait "$pid" || status=$?
 err=$(cat "$work/rename.err")
