@@ -86,6 +86,16 @@ class Worker {
         }
     }
 
+    // The node's cluster is asked for first, and its children are played
+    // (their ranks computed, their level values asked for) while it comes:
+    // the probe's miss was a third of a solve's time, waited for alone
+    // (results/README.md, "The node's own cluster asked for first").  A node
+    // that the entry settles has played its children for nothing.
+    s_.tt.prefetch(key);
+    Child kids[kMoves];
+    const std::int8_t* table_value[kMoves];
+    const int played = play_children(p, kids, table_value);
+
     Bounds b{-seeds, seeds, -1};
     s_.tt.probe(key, b, depth);
     if (b.lower >= beta) return b.lower;
@@ -113,22 +123,22 @@ class Worker {
       return alpha_now >= hi_window;
     };
     bool cut = false;
-    // Staged: the transposition table's move is played and searched alone,
-    // before the other moves are generated.  It usually refutes the node
-    // (it did last time), and then the other children's sowing, ranks and
-    // order are never computed.  It is the eldest brother of a
-    // split.
-    Child first;
+    // Staged: the transposition table's move is settled and searched alone,
+    // before the other children are settled and ordered.  It usually
+    // refutes the node (it did last time), and then the others' values and
+    // order are never computed.  It is the eldest brother of a split.
     int staged = -1;
-    if (b.move >= 0 && (R::legal_moves(p) >> b.move & 1u)) {
-      staged = b.move;
-      make_child(p, staged, first);
-      cut = consider(first);
+    if (b.move >= 0) {
+      for (int i = 0; i < played; ++i)
+        if (kids[i].pit == b.move) staged = i;
+    }
+    if (staged >= 0) {
+      settle_child(kids[staged], table_value[staged]);
+      cut = consider(kids[staged]);
       if (aborted_) return 0;
     }
-    Child kids[kMoves];
     std::uint8_t seq[kMoves];
-    const int n = cut ? 0 : expand(p, staged, kids, seq, hi_window <= 0);
+    const int n = cut ? 0 : order_children(p, staged, kids, table_value, played, seq, hi_window <= 0);
 
     // At a node expected to fail low (its window asks the mover for a
     // gain), every child is usually searched: their clusters are asked for
@@ -201,7 +211,7 @@ class Worker {
 
   struct Child {
     // A union, so that the array of children is not zeroed at every node
-    // (Position's members have initializers): expand() assigns pos first.
+    // (Position's members have initializers): play_child() assigns pos first.
     // Zeroing them showed in the search's profile (results/README.md).
     union {
       Position pos;
@@ -225,23 +235,33 @@ class Worker {
     }
   }
 
-  // expect_cut: the node's window asks the mover for no gain from the board
-  // (hi_window <= 0).  Such nodes almost always fail high (a refutation is
-  // found), the others mostly fail low (counted in a Kalah(6,4) solve; see
-  // results/README.md).  The order of the children is MoveSorter's.  `skip`
-  // (or -1) is a move already searched at the node (the staged one): left out.
-  int expand(const Position& p, int skip, Child* kids, std::uint8_t* seq, bool expect_cut) const {
+  // Every move of p played into kids[] (in pit order), their level values
+  // asked for (table_value[i]: where kids[i]'s is, or null); returns their
+  // number.
+  int play_children(const Position& p, Child* kids, const std::int8_t** table_value) const {
     assume_width(p);
     int n = 0;
     const int before = p.store_difference();
-    const std::int8_t* table_value[kMaxPitsPerSide];
-    const OrderNode node{before < 0, expect_cut};
-    int order[kMaxPitsPerSide];
-    MoveMask moves = R::legal_moves(p);
-    if (skip >= 0) moves &= ~(MoveMask(1) << skip);
-    for (MoveMask rest = moves; rest; rest &= rest - 1, ++n)
+    for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1, ++n)
       table_value[n] = play_child(p, std::countr_zero(rest), before, kids[n]);
-    for (int i = 0; i < n; ++i) {
+    return n;
+  }
+
+  // The played children but kids[skip] (skip = -1: none; the staged one,
+  // searched already) settled and put in order: seq[0..) := their indices
+  // in kids, best first; returns how many.  expect_cut: the node's window
+  // asks the mover for no gain from the board (hi_window <= 0).  Such nodes
+  // almost always fail high (a refutation is found), the others mostly
+  // fail low (counted in a Kalah(6,4) solve; see results/README.md).  The
+  // order is MoveSorter's.
+  int order_children(const Position& p, int skip, Child* kids, const std::int8_t* const* table_value, int played,
+                     std::uint8_t* seq, bool expect_cut) const {
+    const OrderNode node{p.store_difference() < 0, expect_cut};
+    int order[kMaxPitsPerSide];
+    std::uint8_t index[kMaxPitsPerSide];
+    int n = 0;
+    for (int i = 0; i < played; ++i) {
+      if (i == skip) continue;
       Child& c = kids[i];
       settle_child(c, table_value[i]);
       // The inputs that the order reads, and only those (MoveSorter says
@@ -255,14 +275,13 @@ class Worker {
           .replies = MoveSorter::counts_replies(node, c.exact, c.extra) ? MoveSorter::count_moves(R::legal_moves(c.pos)) : 0,
           .material = MoveSorter::weighs_material(node, c.exact) ? MoveSorter::material(c.pos, c.extra, c.seeds) : 0,
       };
-      order[i] = MoveSorter::order(node, o);
+      index[n] = std::uint8_t(i);
+      order[n++] = MoveSorter::order(node, o);
     }
     MoveSorter::sort(order, n, seq);
+    for (int i = 0; i < n; ++i) seq[i] = index[seq[i]];
     return n;
   }
-
-  // One child, played and settled at once (the staged move).
-  void make_child(const Position& p, int pit, Child& c) const { settle_child(c, play_child(p, pit, p.store_difference(), c)); }
 
   // Plays `pit` into c and computes its gain, seeds and key; a child in the
   // levels read at their rank returns where its value is (prefetched, to be
