@@ -19,7 +19,7 @@ struct SharedState {
   SharedState(TranspositionTable& table, const tables::BoardIndex& board_index, int thread_count, int split_above)
       : tt(table), index(board_index), threads(thread_count), split_above_tables(split_above) {}
   // The levels in memory are read at a child's rank directly (see
-  // Worker::expand); a root never has fewer seeds than its descendants, so
+  // Worker::play_child); a root never has fewer seeds than its descendants, so
   // only its levels are opened.
   void use_tables(const EndgameTables* t, const Position& root) {
     tables = t;
