@@ -29,6 +29,9 @@ namespace {
 
 // Girving's Kalah solver deepens in steps of 3 too.
 constexpr int kDeepeningStep = 3;
+// From this depth on, the deepening stops once its guess holds still (see
+// deepening_guess).
+constexpr int kSteadyDeepening = 18;
 
 }  // namespace
 
@@ -122,6 +125,7 @@ struct Solver::Impl {
     const int seeds = p.board_seeds();
     const int diff = p.store_difference();
     int guess = 0;
+    int last_start = kBelowEveryValue;
     for (int depth = kDeepeningStep; depth <= options.deepening_depth; depth += kDeepeningStep) {
       int lo = -seeds, hi = seeds, g = guess;
       while (lo < hi) {
@@ -133,6 +137,15 @@ struct Solver::Impl {
         g = v;
       }
       guess = lo;
+      // The exact tests start at the guess rounded onto the seeds' parity;
+      // once that start holds still from one depth to the next (from
+      // kSteadyDeepening on), a deeper search rarely moves it again and
+      // costs more than it saves: over 60 Kalah solves 7.7% fewer nodes than
+      // deepening to 21 always, Kalah(6,4) 5% fewer, Kalah(5,6) the same
+      // (results/README.md, "The deepening stops when its guess holds still").
+      const int start = guess + ((guess + seeds) & 1);
+      if (depth >= kSteadyDeepening && start == last_start) break;
+      last_start = start;
     }
     deepening = -1;
     return guess;

@@ -102,7 +102,8 @@ struct SolveOptions {
   // Their value is the exact search's first guess, and their best moves in
   // the transposition table order its moves; it pays most on boards whose
   // value is far from 0 (results/README.md, "Move-ordering and
-  // search-parameter measurements").  Oware never deepens (see
+  // search-parameter measurements").  From depth 18 on it stops once its
+  // guess holds still from one depth to the next.  Oware never deepens (see
   // Solver::Impl::deepening_guess).
   int deepening_depth = 21;
   // Oware: allow level_table_seeds below what the automatic choice builds
