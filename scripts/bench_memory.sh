@@ -24,4 +24,4 @@ for b in data["benchmarks"]:
         print(f'{b["run_name"]:45s} {b[key] * 1e9:7.1f} {key.replace("_", " ")}')
 PY
 rm -f "$out.tmp"
-python3 scripts/plot_memory.py results/memory_latency.json results/memory_latency.png
+/usr/bin/python3 scripts/plot_memory.py results/memory_latency.json results/memory_latency.png

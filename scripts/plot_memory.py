@@ -1,10 +1,10 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Draws results/memory_latency.json (scripts/bench_memory.sh) as a PNG:
 nanoseconds a random read by the size of the region it falls in (a
 dependent chase, with and without huge pages asked for), and nanoseconds a
 batch of k lines asked for together.
 
-  python3 scripts/plot_memory.py results/memory_latency.json results/memory_latency.png
+  /usr/bin/python3 scripts/plot_memory.py results/memory_latency.json results/memory_latency.png
 """
 import json
 import re
