@@ -175,11 +175,14 @@ void TranspositionTable::store_compact(std::uint64_t key, int lower, int upper, 
   if (slot < 0) {
     // Evict the entry of least worth: a heuristic one (it only holds a move
     // hint) before an exact one, then the smallest subtree (an empty slot
-    // is worth 0).
-    auto worth = [&](int i) { return (CompactEntry::depth(e[i]) == kExactDepth ? 1u << 16 : 0u) + CompactEntry::work(e[i]); };
-    slot = 0;
-    for (int i = 1; i < 8; ++i)
-      if (worth(i) < worth(slot)) slot = i;
+    // is worth 0); of equals, the first.  Worth and index in one key each
+    // (work + 1 < 64), so that the least is found without a branch.
+    std::uint64_t least = ~std::uint64_t(0);
+    for (int i = 0; i < 8; ++i) {
+      const std::uint64_t worth = std::uint64_t(CompactEntry::depth(e[i]) == kExactDepth) << 6 | CompactEntry::work(e[i]);
+      least = std::min(least, worth << 3 | unsigned(i));
+    }
+    slot = int(least & 7);
   }
   c.entry[slot].store(CompactEntry::make(residue, lower, upper, move, w, depth), std::memory_order_relaxed);
 }
