@@ -82,8 +82,9 @@ std::vector<int> expected_sequence(const std::vector<int>& order) {
 }
 
 std::vector<int> sorted_sequence(const std::vector<int>& order) {
-  std::uint8_t seq[kMaxPitsPerSide];
-  MoveSorter::sort(order.data(), int(order.size()), seq);
+  std::uint8_t label[kMaxPitsPerSide], seq[kMaxPitsPerSide];
+  for (std::size_t i = 0; i < order.size(); ++i) label[i] = std::uint8_t(i);
+  MoveSorter::sort(order.data(), label, int(order.size()), seq);
   return std::vector<int>(seq, seq + order.size());
 }
 
@@ -106,6 +107,22 @@ TEST(MoveSorter, SortGivesIndexesByOrderThenIndex) {
     for (int i = 0; i < n; ++i) order.push_back(i % 3 == 0 ? kHighest : kLowest + 7 * i);
     EXPECT_EQ(sorted_sequence(order), expected_sequence(order));
   }
+}
+
+// The children's indices ride along as labels (the search skips the staged
+// child, so they need not be 0..n-1): the sequence is the labels, in the
+// order's sequence.
+TEST(MoveSorter, SortGivesTheLabelsInTheOrdersSequence) {
+  const std::uint8_t labels[] = {0, 2, 3, 5, 9};
+  for (int n = 1; n <= 5; ++n)
+    for_each_sequence(n, [&](const std::vector<int>& digits) {
+      std::vector<int> order;
+      for (const int d : digits) order.push_back(kLowest + d * 1000);
+      std::uint8_t seq[kMaxPitsPerSide];
+      MoveSorter::sort(order.data(), labels, n, seq);
+      const std::vector<int> by_position = expected_sequence(order);
+      for (int i = 0; i < n; ++i) ASSERT_EQ(seq[i], labels[by_position[std::size_t(i)]]);
+    });
 }
 
 // A plain unknown child, to be varied one input at a time.

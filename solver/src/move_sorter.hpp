@@ -76,8 +76,9 @@ class MoveSorter {
     return 2 * (extra_turn ? child.mover_row_sum() : child.opponent_row_sum()) - seeds;
   }
 
-  // A pure function of its inputs; higher is tried first.
-  static int order(const OrderNode& node, const OrderChild& c) {
+  // A pure function of its inputs; higher is tried first.  Inlined: a call
+  // of its own for every child showed in the search's instruction counts.
+  [[gnu::always_inline]] static int order(const OrderNode& node, const OrderChild& c) {
     if (c.exact) return kExact + c.exact_value * kPerSeedOfGain + c.pit;
     int o = (c.extra_turn ? kExtraTurn : 0) + c.gain * kPerSeedOfGain + c.pit;
     if (counts_replies(node, c.exact, c.extra_turn)) o -= kPerReply * c.replies;
@@ -85,14 +86,16 @@ class MoveSorter {
     return o;
   }
 
-  // seq[0..n) := 0..n-1 (n <= kMaxPitsPerSide), highest order[i] first; of
-  // equal orders, the higher index first.  Sorted as 64-bit keys (order,
-  // then index) without moving the children, so that the same orders always
-  // give the same sequence whatever the sort; faster than sorting the
-  // children themselves, with the same nodes.
-  static void sort(const int* order, int n, std::uint8_t* seq) {
+  // seq[0..n) := label[0..n) (n <= kMaxPitsPerSide; labels ascending, below
+  // 32: the children's indices), highest order[i] first; of equal orders,
+  // the higher label first.  Sorted as 64-bit keys (order, then label)
+  // without moving the children, so that the same orders always give the
+  // same sequence whatever the sort; faster than sorting the children
+  // themselves, with the same nodes.  The labels ride in the keys, so the
+  // caller maps no positions back to children.
+  static void sort(const int* order, const std::uint8_t* label, int n, std::uint8_t* seq) {
     std::uint64_t keys[kMaxPitsPerSide];
-    for (int i = 0; i < n; ++i) keys[i] = (std::uint64_t(std::uint32_t(order[i] + (1 << 28))) << 5) | std::uint64_t(i);
+    for (int i = 0; i < n; ++i) keys[i] = (std::uint64_t(std::uint32_t(order[i] + (1 << 28))) << 5) | std::uint64_t(label[i]);
     sort_keys(keys, n);
     for (int i = 0; i < n; ++i) seq[i] = std::uint8_t(keys[i] & 31);
   }

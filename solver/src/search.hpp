@@ -113,7 +113,9 @@ class Worker {
     int best_move = -1;
     int alpha_now = lo_window;
     std::uint64_t helper_nodes = 0;
-    auto consider = [&](const Child& c) {  // true on a cut-off
+    // True on a cut-off.  Inlined: as a call of its own it cost about 1% of
+    // a solve's instructions.
+    auto consider = [&](const Child& c) __attribute__((always_inline)) {
       const int v = bounded_value(c, alpha_now, hi_window, ply, child_depth, my_taint);
       if (v > best) {
         best = v;
@@ -278,8 +280,7 @@ class Worker {
       index[n] = std::uint8_t(i);
       order[n++] = MoveSorter::order(node, o);
     }
-    MoveSorter::sort(order, n, seq);
-    for (int i = 0; i < n; ++i) seq[i] = index[seq[i]];
+    MoveSorter::sort(order, index, n, seq);
     return n;
   }
 

@@ -156,6 +156,7 @@ void TranspositionTable::store_compact(std::uint64_t key, int lower, int upper, 
   const std::uint64_t residue = mixed & residue_mask;
   unsigned w = std::min(work, CompactEntry::kMaxWork) + 1;
   std::uint64_t e[8];
+#pragma GCC unroll 8
   for (int i = 0; i < 8; ++i) e[i] = c.entry[i].load(std::memory_order_relaxed);
   int slot = -1;
   for (int i = 0; i < 8; ++i) {
