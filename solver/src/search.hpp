@@ -293,7 +293,10 @@ class Worker {
   // "The children's table clusters no longer prefetched"), while asking for
   // them after the level values were read, at a node expected to fail low,
   // made them faster (search; "Enhanced transposition cut-offs dropped").
-  const std::int8_t* play_child(const Position& p, int pit, int before, Child& c) const {
+  // Flattened: the move, the turn's flip and the rank inlined here, where
+  // the board's width is known (4% fewer of a solve's instructions,
+  // results/README.md, "Fewer instructions a node").
+  [[gnu::flatten]] const std::int8_t* play_child(const Position& p, int pit, int before, Child& c) const {
     c.pit = pit;
     c.pos = p;
     assume_width(c.pos);
