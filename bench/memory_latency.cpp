@@ -1,5 +1,7 @@
 // What a random read costs on this machine, by the size of the memory it
-// falls in: the floor under a search node's time.  A node of the solver
+// falls in: what a search node's misses cost, when its own instructions do
+// not hide them (results/README.md, "What a node's time is made of").  A
+// node of the solver
 // asks for its transposition-table cluster (one line of a table of tens to
 // thousands of MiB) and its children's level values (one line each, in
 // levels of tens of MiB and more) at once, then waits for them
