@@ -310,7 +310,7 @@ class Worker {
     if (c.game_over) return nullptr;
     c.seeds = c.pos.board_seeds();
     const std::uint64_t rank = s_.index.template rank_for_width<Width>(c.pos.pits.data(), c.seeds);
-    if (c.seeds < int(s_.level_base.size())) {  // read at its rank
+    if (c.seeds < s_.level_count) {  // read at its rank
       const std::int8_t* v = s_.level_base[std::size_t(c.seeds)] + rank;
       __builtin_prefetch(v);
       return v;

@@ -33,6 +33,7 @@ struct SharedState {
       }
       level_base.push_back(values);
     }
+    level_count = int(level_base.size());
   }
 
   // The transposition-table key of p: its board's BoardIndex key, and for a
@@ -53,6 +54,7 @@ struct SharedState {
   const EndgameTables* tables = nullptr;
   int table_seeds = -1;  // boards with up to this many seeds are in `tables`
   std::vector<const std::int8_t*> level_base;  // tables->level_values(root width, k), or empty
+  int level_count = 0;                         // level_base.size(), read at every child
   int threads;
   int split_above_tables;  // SolveOptions::parallel_split_above_tables
   const std::atomic<bool>* stop = nullptr;  // SolveOptions::stop

@@ -24,8 +24,9 @@ class BoardIndex {
   int pits() const { return pits_; }
   int max_seeds() const { return max_seeds_; }
 
-  // C(n, r) for n <= max_seeds + pits, r <= pits; 0 when r > n.
-  std::uint64_t binomial(int n, int r) const { return r > n ? 0 : binom_[std::size_t(n) * stride_ + std::size_t(r)]; }
+  // C(n, r) for n <= max_seeds + pits, r <= pits; 0 when r > n (the table
+  // holds those zeros, so no test: a child's key reads one at every child).
+  std::uint64_t binomial(int n, int r) const { return binom_[std::size_t(n) * stride_ + std::size_t(r)]; }
 
   std::uint64_t level_size(int seeds) const { return binomial(seeds + pits_ - 1, pits_ - 1); }
   // Number of boards with fewer than `seeds` seeds.
