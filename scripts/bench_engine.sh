@@ -9,14 +9,6 @@ out="$root/results/engine_bench.json"
 cmd=(build/bench/engine_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true --benchmark_min_time=1)
 cd "$root"
 "${cmd[@]}" --benchmark_format=json --benchmark_out="$out.tmp" >/dev/null
-python3 - "$out.tmp" "$out" "$(git rev-parse --short=12 HEAD)" "${cmd[*]}" <<'PY'
-import json, sys
-src, dst, commit, command = sys.argv[1:]
-data = json.load(open(src))
-data["recorded"] = {"command": command, "commit": commit}
-json.dump(data, open(dst, "w"), indent=1)
-for b in data["benchmarks"]:
-    if b.get("aggregate_name") == "median":
-        print(f'{b["run_name"]:40s} {b["items_per_second"]/1e6:8.1f} M moves/s')
-PY
+python3 scripts/record_benchmark.py "$out.tmp" "$out" "$(git rev-parse --short=12 HEAD)" "${cmd[*]}" \
+  items_per_second 1e-6 "M moves/s"
 rm -f "$out.tmp"
