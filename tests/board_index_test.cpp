@@ -119,6 +119,17 @@ TEST(BoardIndex, SizesAboveTwoToThe32AreExact) {
   EXPECT_EQ(BoardIndex(12, 32).level_offset(33), 21090682613u);  // levels 0..32
 }
 
+// binomial() reads C(n, r) straight from its table, with no test for r > n
+// (a child's key reads one at every search node): the table must hold
+// those zeros, and every other entry exact.
+TEST(BoardIndex, BinomialTableHoldsZerosAboveTheDiagonal) {
+  for (const auto& [pits, top] : {std::pair{2, 30}, std::pair{10, 25}, std::pair{12, 40}}) {
+    const BoardIndex index(pits, top);
+    for (int n = 0; n <= top + pits; ++n)
+      for (int r = 0; r <= pits; ++r) ASSERT_EQ(u128(index.binomial(n, r)), choose128(n, r)) << "C(" << n << ", " << r << ")";
+  }
+}
+
 // Ranks above 2^32 (without building anything): unrank then rank gives the
 // rank back, the board holds the level's seeds, and stepping with next()
 // across 2^32 gives the following ranks.
