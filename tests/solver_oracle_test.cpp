@@ -223,10 +223,11 @@ TEST(SolverDeepening, RunsToItsDepthBeforeTheExactTests) {
   EXPECT_EQ(depths(Ruleset{}, "3,3,3,3/3,3,3,3 0-0 s", 9), (std::vector<int>{3, 6, 9, solver::kExactDepth}));
   EXPECT_EQ(depths(Ruleset{}, "3,3,3,3/3,3,3,3 0-0 s", 0), (std::vector<int>{solver::kExactDepth}));
   EXPECT_EQ(depths({.game = Game::Oware}, "2,2,2/2,2,2 0-0 s", 9), (std::vector<int>{solver::kExactDepth}));
-  // From depth 18 on, the deepening stops once its guess (rounded onto the
-  // seeds' parity) is the one of the depth before: Kalah(4,4)'s guess is 2
-  // at 15 and at 18; Kalah(4,5)'s moves from 15 to 18.
-  EXPECT_EQ(depths(Ruleset{}, "4,4,4,4/4,4,4,4 0-0 s", 21), (std::vector<int>{3, 6, 9, 12, 15, 18, solver::kExactDepth}));
+  // No stop before the option's depth when the guess holds still (a still
+  // guess can be wrong at a high cost): Kalah(4,4)'s guess is 2 at 15 and
+  // at 18, and it still deepens to 21; Kalah(4,5)'s guess moves.
+  EXPECT_EQ(depths(Ruleset{}, "4,4,4,4/4,4,4,4 0-0 s", 21),
+            (std::vector<int>{3, 6, 9, 12, 15, 18, 21, solver::kExactDepth}));
   EXPECT_EQ(depths(Ruleset{}, "5,5,5,5/5,5,5,5 0-0 s", 21), (std::vector<int>{3, 6, 9, 12, 15, 18, 21, solver::kExactDepth}));
 }
 

@@ -17,7 +17,7 @@ void add_solver_options(po::options_description& desc, bool with_time_limit) {
       ("level-tables", po::value<int>()->default_value(-1),
        "solve all boards with up to this many seeds by retrograde analysis first (-1: automatic)")
       ("deepening", po::value<int>()->default_value(solver::SolveOptions{}.deepening_depth),
-       "iterative deepening up to this depth before the exact search, for move order and a first guess (0: none; from depth 18 on it stops once its guess holds still)")
+       "iterative deepening up to this depth before the exact search, for move order and a first guess (0: none)")
       ("quiet", po::bool_switch(), "no progress line on stderr");
 }
 

@@ -102,9 +102,9 @@ struct SolveOptions {
   // Their value is the exact search's first guess, and their best moves in
   // the transposition table order its moves; it pays most on boards whose
   // value is far from 0 (results/README.md, "Move-ordering and
-  // search-parameter measurements").  From depth 18 on it stops once its
-  // guess holds still from one depth to the next.  Oware never deepens (see
-  // Solver::Impl::deepening_guess).
+  // search-parameter measurements").  It always runs to this depth: a stop
+  // once its guess held still was tried and removed ("The deepening's stop
+  // removed").  Oware never deepens (see Solver::Impl::deepening_guess).
   int deepening_depth = 21;
   // Oware: allow level_table_seeds below what the automatic choice builds
   // (refused otherwise: the search above missing levels is exponential in
