@@ -153,8 +153,13 @@ class Worker {
     // more time than the nodes saved (results/README.md, "Enhanced
     // transposition cut-offs dropped").
     if (seeds >= kPrefetchMinSeeds && hi_window > 0 && n > 0 && !(kids[seq[0]].exact && kids[seq[0]].exact_value >= hi_window)) {
-      for (int i = 0; i < n; ++i)
-        if (!kids[seq[i]].exact) s_.tt.prefetch(kids[seq[i]].key);
+      for (int i = 0; i < n; ++i) {
+        Child& c = kids[seq[i]];
+        if (c.exact) continue;
+        c.key = key_of(c);
+        c.keyed = true;
+        s_.tt.prefetch(c.key);
+      }
     }
     // Young brothers wait: high in the tree (and, in Oware, near the root,
     // so that a thread waiting at a split never holds more than a short
@@ -224,7 +229,8 @@ class Worker {
     int exact_value;    // the move's value, when `exact`
     bool exact;         // game over, or the child is in the endgame tables
     int seeds;          // on the board, when the game goes on
-    std::uint64_t key;  // of the board, when the game goes on and it is not exact
+    std::uint64_t key;  // of the board, when `keyed`
+    bool keyed;         // key computed (only for children about to be searched: see play_child)
     bool extra;
     bool game_over;
   };
@@ -286,18 +292,18 @@ class Worker {
     return n;
   }
 
-  // Plays `pit` into c and computes its gain, seeds and key; a child in the
-  // levels read at their rank returns where its value is (prefetched, to be
-  // read by settle_child once the node's other children are played, so that
-  // the misses overlap), else null.  The child's transposition-table cluster
-  // is not asked for here: on the 2-core virtual machine the project is
-  // measured on, that made solves 1.2 to 2.2 times as slow (results/README.md,
-  // "The children's table clusters no longer prefetched"), while asking for
-  // them after the level values were read, at a node expected to fail low,
-  // made them faster (search; "Enhanced transposition cut-offs dropped").
-  // Flattened: the move, the turn's flip and the rank inlined here, where
-  // the board's width is known (4% fewer of a solve's instructions,
-  // results/README.md, "Fewer instructions a node").
+  // Plays `pit` into c and computes its gain and seeds (its key only once it is
+  // to be searched: key_of); a child in the levels read at their rank returns
+  // where its value is (prefetched, to be read by settle_child once the node's
+  // other children are played, so that the misses overlap), else null.  The
+  // child's transposition-table cluster is not asked for here: on the 2-core
+  // virtual machine the project is measured on, that made solves 1.2 to 2.2
+  // times as slow (results/README.md, "The children's table clusters no longer
+  // prefetched"), while asking for them after the level values were read, at a
+  // node expected to fail low, made them faster (search; "Enhanced transposition
+  // cut-offs dropped"). Flattened: the move, the turn's flip and the rank
+  // inlined here, where the board's width is known (4% fewer of a solve's
+  // instructions, results/README.md, "Fewer instructions a node").
   [[gnu::flatten]] const std::int8_t* play_child(const Position& p, int pit, int before, Child& c) const {
     c.pit = pit;
     c.pos = p;
@@ -309,14 +315,23 @@ class Worker {
     c.delta = move_gain(c.pos, c.extra, before);
     if (c.game_over) return nullptr;
     c.seeds = c.pos.board_seeds();
-    const std::uint64_t rank = s_.index.template rank_for_width<Width>(c.pos.pits.data(), c.seeds);
+    c.keyed = false;
     if (c.seeds < s_.level_count) {  // read at its rank
+      const std::uint64_t rank = s_.index.template rank_for_width<Width>(c.pos.pits.data(), c.seeds);
       const std::int8_t* v = s_.level_base[std::size_t(c.seeds)] + rank;
       __builtin_prefetch(v);
       return v;
     }
-    c.key = (s_.index.level_offset(c.seeds) + rank) | s_.side_bit(c.pos);
     return nullptr;
+  }
+
+  // A child's table key, computed only when the child is to be searched:
+  // at a node that cuts off on its first child, the others' keys (and the
+  // ranks under them) would have been computed for nothing.
+  std::uint64_t key_of(const Child& c) const {
+    assume_width(c.pos);
+    return (s_.index.level_offset(c.seeds) + s_.index.template rank_for_width<Width>(c.pos.pits.data(), c.seeds)) |
+           s_.side_bit(c.pos);
   }
 
   // Whether the child's value is known now, and what it is.  A child inside
@@ -411,8 +426,9 @@ class Worker {
 
   int value_of(const Child& c, int alpha, int beta, int ply, int depth, bool& tainted) {
     if (c.exact) return c.exact_value;
-    if (c.extra) return c.delta + search(c.pos, c.key, alpha - c.delta, beta - c.delta, ply + 1, depth, tainted);
-    return c.delta - search(c.pos, c.key, c.delta - beta, c.delta - alpha, ply + 1, depth, tainted);
+    const std::uint64_t key = c.keyed ? c.key : key_of(c);
+    if (c.extra) return c.delta + search(c.pos, key, alpha - c.delta, beta - c.delta, ply + 1, depth, tainted);
+    return c.delta - search(c.pos, key, c.delta - beta, c.delta - alpha, ply + 1, depth, tainted);
   }
 
   void flush() {
