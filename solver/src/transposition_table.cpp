@@ -79,6 +79,25 @@ struct CompactCluster {
 };
 static_assert(sizeof(CompactCluster) == 64);
 
+// What an entry is worth keeping, from its work + 1 (0: an empty slot) and
+// depth: the bit width of its subtree's node count, plus kExactWorkBonus
+// for an exact entry.  A cut-off (iterative-deepening) entry only holds a
+// move hint, but the deepening's hints high in the tree order the first
+// exact tests: evicting every cut-off entry before any exact one (as before
+// 2026-12-06) let a test's many small exact entries wipe them out once the
+// table filled, and the failing test's nodes blew up.  With a bonus of 8
+// bits, a cut-off entry outlives only exact entries of subtrees 256 times
+// smaller.  Nodes on one thread, before -> after: Kalah(5,6) empty capture
+// with 24-seed tables and 256 MiB 94.7 M -> 61.4 M (60.4 M with 1024 MiB,
+// unchanged there); with 23-seed tables and 256 MiB 199.0 M -> 136.2 M;
+// Kalah(6,4) empty capture with 15-seed tables and 16 / 32 / 64 MiB
+// 61.0 / 53.5 / 29.3 M -> 35.0 / 32.4 / 30.0 M (results/README.md, "Cut-off
+// entries kept by their work").
+constexpr unsigned kExactWorkBonus = 8;
+unsigned entry_worth(unsigned work_plus_one, int depth) {
+  return work_plus_one + (depth == kExactDepth ? kExactWorkBonus : 0);
+}
+
 }  // namespace
 
 TranspositionTable::TranspositionTable(std::size_t megabytes, bool shared) : shared_(shared) {
@@ -174,13 +193,12 @@ void TranspositionTable::store_compact(std::uint64_t key, int lower, int upper, 
     }
   }
   if (slot < 0) {
-    // Evict the entry of least worth: a heuristic one (it only holds a move
-    // hint) before an exact one, then the smallest subtree (an empty slot
-    // is worth 0); of equals, the first.  Worth and index in one key each
-    // (work + 1 < 64), so that the least is found without a branch.
+    // Evict the entry of least worth (entry_worth; an empty slot is worth
+    // 0); of equals, the first.  Worth and index in one key each, so that
+    // the least is found without a branch.
     std::uint64_t least = ~std::uint64_t(0);
     for (int i = 0; i < 8; ++i) {
-      const std::uint64_t worth = std::uint64_t(CompactEntry::depth(e[i]) == kExactDepth) << 6 | CompactEntry::work(e[i]);
+      const std::uint64_t worth = entry_worth(CompactEntry::work(e[i]), CompactEntry::depth(e[i]));
       least = std::min(least, worth << 3 | unsigned(i));
     }
     slot = int(least & 7);
@@ -223,9 +241,8 @@ void TranspositionTable::store_wide(std::uint64_t key, int lower, int upper, int
     }
   }
   if (slot < 0) {
-    // Evict the entry of least worth: a heuristic one (it only holds a move
-    // hint) before an exact one, then the smallest subtree.
-    auto worth = [&](int i) { return (c.depth[i] == kExactDepth ? 1u << 16 : 0u) + meta_work(c.meta[i]); };
+    // Evict the entry of least worth (entry_worth); of equals, the first.
+    auto worth = [&](int i) { return entry_worth(meta_work(c.meta[i]), c.depth[i]); };
     slot = 0;
     for (int i = 1; i < 4; ++i)
       if (worth(i) < worth(slot)) slot = i;

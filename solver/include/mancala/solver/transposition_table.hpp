@@ -33,9 +33,10 @@
 // Replacement, the same in both: a store for a key already in the cluster
 // updates its entry in place (unless that entry is of a deeper search,
 // which is kept).  A new key takes an empty slot if there is one;
-// otherwise it evicts an entry of an iterative-deepening (cut-off) search
-// before any exact one, and among those the one whose subtree was smallest
-// (the bit width of its node count), the first such slot on a tie.
+// otherwise it evicts the entry whose subtree was smallest (the bit width
+// of its node count), an exact entry counting 8 bits more than an
+// iterative-deepening (cut-off) one, the first such slot on a tie (see
+// entry_worth in transposition_table.cpp).
 #pragma once
 
 #include <atomic>
