@@ -177,8 +177,8 @@ TEST_P(Replacement, ADeeperEntryIsKeptAndTheSameDepthMerges) {
 }
 
 // Exact entries first, then far more cut-off entries than the table holds,
-// of subtrees 2^(bits - 1) times bigger (work counts bit widths): how many
-// of the exact entries are still there.
+// of subtrees 2^cut_off_extra_bits times bigger (work counts bit widths):
+// how many of the exact entries are still there.
 int exact_entries_left(TranspositionTable& tt, bool compact, unsigned cut_off_extra_bits) {
   const auto exact = random_keys(compact ? 30 : 64, 1 << 10, 1);
   for (std::uint64_t k : exact) tt.store(k, lower_of(k) / 2, upper_of(k) / 2, 1, 20);

@@ -83,11 +83,11 @@ static_assert(sizeof(CompactCluster) == 64);
 // depth: the bit width of its subtree's node count, plus kExactWorkBonus
 // for an exact entry.  A cut-off (iterative-deepening) entry only holds a
 // move hint, but the deepening's hints high in the tree order the first
-// exact tests: evicting every cut-off entry before any exact one (as before
-// 2026-12-06) let a test's many small exact entries wipe them out once the
-// table filled, and the failing test's nodes blew up.  With a bonus of 8
-// bits, a cut-off entry outlives only exact entries of subtrees 256 times
-// smaller.  Nodes on one thread, before -> after: Kalah(5,6) empty capture
+// exact tests: evicting every cut-off entry before any exact one (the rule
+// before this one) let a test's many small exact entries wipe them out once
+// the table filled, and the tests' nodes blew up.  With a bonus of 8 bits,
+// a cut-off entry outlives only exact entries of subtrees about 256 times
+// smaller than its own.  Nodes on one thread, before -> after: Kalah(5,6) empty capture
 // with 24-seed tables and 256 MiB 94.7 M -> 61.4 M (60.4 M with 1024 MiB,
 // unchanged there); with 23-seed tables and 256 MiB 199.0 M -> 136.2 M;
 // Kalah(6,4) empty capture with 15-seed tables and 16 / 32 / 64 MiB
