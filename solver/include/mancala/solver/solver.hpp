@@ -20,7 +20,7 @@
 // term (the seeds the move leaves on the mover's row against the opponent's,
 // for a player behind or at a node expected to fail low), and the pit
 // nearest the store), and young brothers wait on TBB: high in the tree,
-// once a node's eldest child (two at a node expected to cut off) has not
+// once a node's two eldest children have not
 // refuted it, every thread takes its remaining children in order, and a
 // refutation cancels the others.  Values never depend on the number of
 // threads: every search is exact, splitting only changes who searches
