@@ -10,7 +10,10 @@
 # so GIRVING_DIR must be compiled for it), GIRVING_TT (its -t, default 24),
 # TT_MB (ours, default 256), THREADS (ours, default "1 2"), SKIP_PEER (set:
 # only our rows, to add a setting to a run whose peer row is recorded),
-# SKIP_OURS (set: only the peer's row, e.g. at another GIRVING_TT).
+# SKIP_OURS (set: only the peer's row, e.g. at another GIRVING_TT), RUN
+# (the run's name in the rows, default the UTC time the script starts: a
+# ratio is only ever taken between rows of one run, so give two calls that
+# make up one run, such as a peer row at another setting, the same RUN).
 # GIRVING_DIR holds its `generator` and `kalah-s`, compiled by the user
 # outside this repository (nothing here builds or ships it).  Appends rows
 # to results/girving_comparison.csv.
@@ -28,7 +31,8 @@ mancala=$root/build/bin/mancala
 commit=$(git rev-parse --short=12 HEAD)
 peer_commit=$(git -C "$g" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 out=results/girving_comparison.csv
-[ -f "$out" ] || echo "program,pits,seeds,table_seeds,threads,value,table_seconds,solve_seconds,total_seconds,nodes,command,commit" > "$out"
+run=${RUN:-$(date -u +%Y%m%dT%H%M%SZ)}
+[ -f "$out" ] || echo "program,pits,seeds,table_seeds,threads,value,table_seconds,solve_seconds,total_seconds,nodes,command,commit,run" > "$out"
 now() { date +%s.%N; }
 secs() { python3 -c "print(round($2 - $1, 2))"; }
 
@@ -40,7 +44,7 @@ if [ -z "${SKIP_PEER:-}" ]; then
   "$g/kalah-s" -t "$girving_tt" -e "$k" -E "$tmp/eg.dat" s "$n" > "$tmp/girving.txt"; t2=$(now)
   value=$(sed -n 's/.*, r \(-\{0,1\}[0-9]*\),.*/\1/p' "$tmp/girving.txt" | tail -1)
   nodes=$(awk '/Nodes searched/ {print $3}' "$tmp/girving.txt")
-  echo "girving/kalah@$peer_commit,$pits,$n,$k,1,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,printf '4\\nc $k\\nq\\n' | generator eg.dat; kalah-s -t $girving_tt -e $k -E eg.dat s $n,$commit" >> "$out"
+  echo "girving/kalah@$peer_commit,$pits,$n,$k,1,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,printf '4\\nc $k\\nq\\n' | generator eg.dat; kalah-s -t $girving_tt -e $k -E eg.dat s $n,$commit,$run" >> "$out"
   rm -f "$tmp/eg.dat"
 fi
 
@@ -54,7 +58,7 @@ for ok in $ours; do
     "$mancala" solve --game kalah --empty-capture --pits "$pits" --seeds "$n" --tables "$tmp/t" --threads "$threads" --tt-mb "$tt_mb" --quiet --json > "$tmp/ours.json"
     t2=$(now)
     read -r value nodes < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["value"], d["nodes"])' "$tmp/ours.json")
-    echo "mancala,$pits,$n,$ok,$threads,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,mancala build --game kalah --empty-capture --pits $pits --max-seeds $ok --out T --threads $threads; mancala solve --game kalah --empty-capture --pits $pits --seeds $n --tables T --threads $threads --tt-mb $tt_mb --json,$commit" >> "$out"
+    echo "mancala,$pits,$n,$ok,$threads,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,mancala build --game kalah --empty-capture --pits $pits --max-seeds $ok --out T --threads $threads; mancala solve --game kalah --empty-capture --pits $pits --seeds $n --tables T --threads $threads --tt-mb $tt_mb --json,$commit,$run" >> "$out"
   done
 done
 rm -rf "$tmp/t"

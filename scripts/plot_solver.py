@@ -10,7 +10,11 @@
                          one panel per board; the peer's rows of that commit,
                          or its newest earlier ones when none were re-run.  A
                          setting run more than once is drawn once, as its run
-                         of median total time ("n=" gives the runs).
+                         of median total time ("n=" gives the runs).  The
+                         ratios are taken within each run (the CSV's `run`
+                         column; rows without one count as one run of their
+                         commit), never between runs, one per run, and
+                         printed on stderr too.
   solver_scaling.png     1 thread against 2 threads from solver_scaling.csv:
                          median seconds of each board and the speed-up.
 
@@ -70,6 +74,29 @@ def girving_rows(rows, pits, seeds, commit):
     return chosen, median_runs(ours), median_runs(peer_rows)
 
 
+def run_ratios(rows, pits, seeds, commit):
+    """[(run, {threads: ratio})] for the board's runs at `commit`: in each
+    run that has rows of both programs, girving's fastest total against our
+    fastest on that many threads.  Rows without a run name are one run of
+    their commit.  Never a ratio between two runs: the machine's speed moves
+    between them."""
+    runs = {}
+    for r in rows:
+        if r["pits"] == pits and r["seeds"] == seeds and r["commit"].startswith(commit):
+            runs.setdefault(r.get("run") or "", []).append(r)
+    out = []
+    for run, rs in runs.items():
+        peer = [float(r["total_seconds"]) for r in rs if r["program"] != "mancala"]
+        ratios = {}
+        for threads in ("1", "2"):
+            mine = [float(r["total_seconds"]) for r in rs if r["program"] == "mancala" and r["threads"] == threads]
+            if peer and mine:
+                ratios[threads] = min(peer) / min(mine)
+        if ratios:
+            out.append((run, ratios))
+    return out
+
+
 def runs_label(r):
     return f"\nn={r['runs']}" if r["runs"] > 1 else ""
 
@@ -114,16 +141,19 @@ def main():
         ax.set_xticks(list(xs))
         ax.set_xticklabels([label for label, _, _ in bars], fontsize=6)
         ax.set_ylabel("seconds, tables included")
-        # The ratio first, best setting against best setting: girving's
-        # fastest total against ours on one thread, and ours on two.
-        best = lambda rows: min(float(r["total_seconds"]) for r in rows) if rows else None
-        peer_best = best(peer)
+        # The ratio first, best setting against best setting within a run:
+        # girving's fastest total against ours on one thread, and ours on
+        # two, one figure per run.
+        per_run = run_ratios(comparison, pits, seeds, commit)
         ratios = []
         for threads in ("1", "2"):
-            mine = best([r for r in ours if r["threads"] == threads])
-            if peer_best and mine:
-                ratios.append(f"{threads} thr {peer_best / mine:.2f}x")
-        headline = f"best vs best: ours {', '.join(ratios)} faster\n" if ratios else ""
+            got = [f"{r[threads]:.2f}x" for _, r in per_run if threads in r]
+            if got:
+                ratios.append(f"{threads} thr {' / '.join(got)}")
+        for run, r in per_run:
+            print(f"{name} run {run or '(unnamed)'}: " + ", ".join(f"{t} thr {v:.2f}x" for t, v in sorted(r.items())), file=sys.stderr)
+        runs_note = f" ({len(per_run)} runs)" if len(per_run) > 1 else ""
+        headline = f"best vs best within a run{runs_note}: ours {', '.join(ratios)} faster\n" if ratios else ""
         ax.set_title(f"{headline}{name}, empty capture; ours at {commit[:7]}", fontsize=9)
         drawn += 1
     from matplotlib.patches import Patch
