@@ -58,7 +58,7 @@ class Worker {
   // guess the value).  Sets `tainted` if the result depends on a repetition
   // on the current line (Oware).
   // `key` is p's s_.index key (a parent computes it along with its children's
-  // table ranks), or 0 when p has no transposition-table entry (has_entry).
+  // table ranks).
   int search(const Position& p, std::uint64_t key, int alpha, int beta, int ply, int depth, bool& tainted) {
     assume_width(p);
     if ((++local_nodes_ & 1023) == 0) {
@@ -91,14 +91,13 @@ class Worker {
     // the probe's miss was a third of a solve's time, waited for alone
     // (results/README.md, "The node's own cluster asked for first").  A node
     // that the entry settles has played its children for nothing.
-    const bool entry = has_entry(seeds, ply);
-    if (entry) s_.tt.prefetch(key);
+    s_.tt.prefetch(key);
     Child kids[kMoves];
     const std::int8_t* table_value[kMoves];
     const int played = play_children(p, kids, table_value);
 
     Bounds b{-seeds, seeds, -1};
-    if (entry) s_.tt.probe(key, b, depth);
+    s_.tt.probe(key, b, depth);
     if (b.lower >= beta) return b.lower;
     if (b.upper <= alpha) return b.upper;
     if (b.lower == b.upper) return b.lower;
@@ -156,7 +155,7 @@ class Worker {
     if (seeds >= kPrefetchMinSeeds && hi_window > 0 && n > 0 && !(kids[seq[0]].exact && kids[seq[0]].exact_value >= hi_window)) {
       for (int i = 0; i < n; ++i) {
         Child& c = kids[seq[i]];
-        if (c.exact || !has_entry(c.seeds, ply + 1)) continue;
+        if (c.exact) continue;
         c.key = key_of(c);
         c.keyed = true;
         s_.tt.prefetch(c.key);
@@ -197,7 +196,7 @@ class Worker {
 
     if (my_taint) {
       tainted = true;
-    } else if (entry) {
+    } else {
       const unsigned work = unsigned(std::bit_width(local_nodes_ - nodes_before + helper_nodes));
       if (best <= lo_window)
         s_.tt.store(key, b.lower, best, -1, work, depth);
@@ -214,16 +213,6 @@ class Worker {
   static constexpr int kNoTableValue = 1 << 20;
   // Only Oware's non-capturing lines get this long; the frames must fit the stack.
   static constexpr int kMaxPly = 2000;
-  // A board this many seeds above the endgame tables or fewer has no
-  // transposition-table entry: it neither probes nor stores one (the root
-  // always does, and so does every board of Oware, whose levels have
-  // cycles).  Most of its children are in the tables, so searching it again
-  // costs a few level reads, and its entry was a random read of the table
-  // that evicted a larger subtree's.  A sixth of Kalah(6,4)'s nodes are one
-  // seed above the tables; without their entries the solve searches 0.9%
-  // more nodes with 11% fewer cache misses (results/README.md, "Boards one
-  // seed above the tables keep no entry").
-  static constexpr int kNoEntrySeedsAboveTables = 1;
   // Oware splits only above this ply (see search).
   static constexpr int kMaxSplitPly = 64;
   // The children's clusters are asked for from this many seeds up: below,
@@ -341,12 +330,6 @@ class Worker {
     return nullptr;
   }
 
-  // Whether a board of `seeds` at `ply` has a transposition-table entry (see
-  // kNoEntrySeedsAboveTables).  Without tables every board has one.
-  bool has_entry(int seeds, int ply) const {
-    return kCycles || ply == 0 || seeds > s_.table_seeds + kNoEntrySeedsAboveTables;
-  }
-
   // A child's table key, computed only when the child is to be searched:
   // at a node that cuts off on its first child, the others' keys (and the
   // ranks under them) would have been computed for nothing.
@@ -448,8 +431,7 @@ class Worker {
 
   int value_of(const Child& c, int alpha, int beta, int ply, int depth, bool& tainted) {
     if (c.exact) return c.exact_value;
-    // A child without an entry needs no key (but Oware's, which has one anyway, for its repetitions).
-    const std::uint64_t key = c.keyed ? c.key : has_entry(c.seeds, ply + 1) ? key_of(c) : 0;
+    const std::uint64_t key = c.keyed ? c.key : key_of(c);
     if (c.extra) return c.delta + search(c.pos, key, alpha - c.delta, beta - c.delta, ply + 1, depth, tainted);
     return c.delta - search(c.pos, key, c.delta - beta, c.delta - alpha, ply + 1, depth, tainted);
   }
