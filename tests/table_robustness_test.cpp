@@ -667,6 +667,27 @@ TEST(TablePaths, SymlinkLoopInPlaceOfALevelFile) {
                     {"level_003.mtb", "symbolic links"});
 }
 
+// A symbolic link to nothing is a level file that cannot be read: once taken
+// for an absent file, it silently lowered the tables' top (verify passed), or
+// named a gap as a missing file.
+TEST(TablePaths, DanglingSymlinkAsTheTopLevelFile) {
+  const fs::path dir = copy_of(kalah3());
+  fs::create_symlink("no_such_level.mtb", level(dir, 9));  // the tables end at 8 seeds
+  expect_readers_refuse(dir, {"level_009.mtb", "symbolic link to nothing"});
+  const RunResult v = run_mancala({"verify", dir.string()}, 30s);
+  EXPECT_EQ(v.exit_code, 1) << describe(v);
+  EXPECT_TRUE(mentions(v.err, "level_009.mtb")) << describe(v);
+}
+
+TEST(TablePaths, DanglingSymlinkInPlaceOfALevelFile) {
+  const fs::path dir = copy_of(kalah3());
+  fs::remove(level(dir, 2));
+  fs::create_symlink("no_such_level.mtb", level(dir, 2));
+  expect_readers_refuse(dir, {"level_002.mtb", "symbolic link to nothing"});
+  expect_user_error(run_mancala(cat(cat({"build"}, kKalah3), {"--out", dir.string(), "--quiet"}), 10s),
+                    {"level_002.mtb", "symbolic link to nothing"});
+}
+
 TEST(TablePaths, TableDirectoryThatIsAFile) {
   const std::string file = (kalah3() / "level_001.mtb").string();
   expect_readers_refuse(file, {file, "not a directory"});

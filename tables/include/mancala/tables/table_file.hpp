@@ -152,10 +152,11 @@ std::filesystem::path level_path(const std::filesystem::path& dir, int seeds);
 
 std::uint64_t fnv1a64(const void* data, std::size_t size);
 
-// Whether anything is at `file` (false only when nothing is, a dangling
-// symlink included).  Throws TableError naming the path when that cannot be
-// told (a symlink loop, no permission): std::filesystem::exists() would
-// throw filesystem_error, which is no internal error.
+// Whether anything is at `file` (false only when nothing is).  Throws
+// TableError naming the path when that cannot be told (a symlink loop, no
+// permission) and when `file` is a symbolic link to nothing:
+// std::filesystem::exists() would throw filesystem_error, which is no
+// internal error, or call the link absent.
 bool level_file_exists(const std::filesystem::path& file);
 
 // Writes a level file atomically (tmp, fsync, rename, fsync directory).
