@@ -133,7 +133,8 @@ py 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; assert r[0]["
 
 # --- lines batch refuses before running them: a NUL byte (it would cut the
 # line short as a C string), a line over 16384 bytes or 1024 words (beyond
-# the kernel's argument limits), --help/-h/help (a help text, not a result).
+# the kernel's argument limits), --help/-h/help (a help text, not a result),
+# play (a dialogue on a terminal, not a result).
 # Each gets its record (exit_status 2, error naming the problem) and a stderr
 # line naming its line number; the good lines around them still run.
 {
@@ -144,29 +145,32 @@ py 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; assert r[0]["
   printf 'solve --help\n'
   printf 'show -h --pits 2\n'
   printf 'help\n'
+  printf 'play --pits 2 --seeds 1\n'
   printf 'perft --depth 1 --pits 3 --seeds 1\n'
 } >"$work/refused.txt"
-[ "$("$mancala" batch --manifest "$work/refused.txt" --count)" = 8 ] || fail "refused lines: --count"
+[ "$("$mancala" batch --manifest "$work/refused.txt" --count)" = 9 ] || fail "refused lines: --count"
 "$mancala" batch --manifest "$work/refused.txt" >"$work/refused.jsonl" 2>"$work/refused.err"
 rc=$?
 [ "$rc" = 2 ] || fail "refused lines: exit $rc, want 2: $(cut -c1-300 "$work/refused.err")"
-[ "$(wc -l <"$work/refused.err")" = 6 ] || fail "refused lines: one stderr line each: $(cut -c1-300 "$work/refused.err")"
+[ "$(wc -l <"$work/refused.err")" = 7 ] || fail "refused lines: one stderr line each: $(cut -c1-300 "$work/refused.err")"
 for want in "line 2: .*NUL byte" "line 3: .*200016 bytes.*limit of 16384" "line 4: .*words.*limit of 1024" \
-            "line 5: .*--help.*help text" "line 6: .*-h.*help text" "line 7: .*help.*help text"; do
+            "line 5: .*--help.*help text" "line 6: .*-h.*help text" "line 7: .*help.*help text" \
+            "line 8: play is interactive"; do
   grep -q "^mancala: error: .*refused.txt $want" "$work/refused.err" || fail "refused lines: stderr lacks '$want': $(cut -c1-300 "$work/refused.err")"
 done
 py '
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-assert [r["line"] for r in rows] == list(range(1, 9)), [r["line"] for r in rows]
+assert [r["line"] for r in rows] == list(range(1, 10)), [r["line"] for r in rows]
 assert "error" not in rows[0] and rows[0]["position"] == "1,1,1/1,1,1 0-0 s", rows[0]
-assert "error" not in rows[7] and rows[7]["counts"] == [3], rows[7]
-for r in rows[1:7]:
+assert "error" not in rows[8] and rows[8]["counts"] == [3], rows[8]
+for r in rows[1:8]:
     assert r["exit_status"] == 2 and r["seconds"] is None, r["error"]
     assert "position" not in r and "counts" not in r, r
 assert "NUL" in rows[1]["error"] and rows[1]["command"] == "show --pits 3\u0000 --seeds 9"
 assert "16384" in rows[2]["error"] and "1024" in rows[3]["error"]
 assert all("help text" in r["error"] for r in rows[4:7]), [r["error"] for r in rows[4:7]]
+assert "interactive" in rows[7]["error"], rows[7]
 ' "$work/refused.jsonl" || fail "refused lines: records"
 
 # --- --timeout and a command that finishes just as it falls due: a child that

@@ -125,6 +125,55 @@ TEST(CliNumericOptions, AbsurdValuesAreRefusedNamingTheOption) {
   });
 }
 
+// build has no start position: --seeds was once accepted and ignored.
+TEST(CliBuild, SeedsIsRefusedNamingMaxSeeds) {
+  expect_user_error(run_mancala({"build", "--pits", "2", "--max-seeds", "2", "--seeds", "1", "--out", unused_tables()}),
+                    {"--seeds", "--max-seeds"});
+  EXPECT_FALSE(std::filesystem::exists(unused_tables()));
+}
+
+// A range error says what it was given, as the other options' do.
+TEST(CliNumericOptions, RangeErrorsSayWhatWasGiven) {
+  expect_user_error(run_mancala(cat({"solve", "--deepening", "100000"}, kSmallSolve)), {"--deepening", "got 100000"});
+  expect_user_error(run_mancala({"build", "--pits", "2", "--max-seeds", "100000", "--out", unused_tables()}),
+                    {"--max-seeds", "got 100000"});
+}
+
+// ---------------------------------------------------------------------------
+// An output that cannot be written is an error, not a success
+// ---------------------------------------------------------------------------
+
+// stdout on a full device (/dev/full: every write fails with ENOSPC): the
+// output is lost, so the command ends with status 2 and one line naming the
+// failure, whatever it computed.  It once ended with 0 and nothing said.
+TEST(CliOutput, AFullStdoutIsAnErrorNamingIt) {
+  ASSERT_TRUE(std::filesystem::exists("/dev/full"));
+  const ScratchDir dir("mancala_cli_full");
+  const std::vector<Args> commands = {
+      {"--version"},
+      {"--help"},
+      {"show", "--pits", "2", "--seeds", "1"},
+      {"solve", "--pits", "2", "--seeds", "1", "--tt-mb", "4", "--json"},
+      {"perft", "--pits", "2", "--seeds", "1", "--depth", "3", "--json"},
+      {"build", "--pits", "2", "--max-seeds", "2", "--out", dir.path + "/t", "--json", "--quiet"},
+      {"solve", "--help"},
+  };
+  for (const Args& args : commands) {
+    const RunResult r = run_mancala(args, kDefaultTimeout, "/dev/null", "/dev/full");
+    SCOPED_TRACE(describe(r));
+    EXPECT_TRUE(ended_normally(r));
+    EXPECT_EQ(r.exit_code, 2);
+    ASSERT_EQ(lines_of(r.err).size(), 1u);
+    EXPECT_EQ(r.err.rfind(kErrorPrefix, 0), 0u);
+    EXPECT_TRUE(mentions(r.err, "cannot write the output")) << r.err;
+  }
+  // batch writes its records itself: the same status.
+  const RunResult b = run_mancala({"batch", "--manifest", manifest(), "--index", "0"}, kDefaultTimeout, "/dev/null", "/dev/full");
+  SCOPED_TRACE(describe(b));
+  EXPECT_EQ(b.exit_code, 2);
+  EXPECT_TRUE(mentions(b.err, "cannot write the results")) << b.err;
+}
+
 // ---------------------------------------------------------------------------
 // analyze on a finished game: solve's value, no moves
 // ---------------------------------------------------------------------------
@@ -143,6 +192,15 @@ TEST(CliAnalyze, AFinishedGameHasSolvesValueAndNoMoves) {
     EXPECT_EQ(analyzed.value("value", json()), solved["value"]) << analyzed.dump();
     EXPECT_EQ(analyzed.value("moves", json()), json::array()) << analyzed.dump();
   }
+}
+
+// A finished game builds no level tables: its value is the sweep.  A board
+// of 255 seeds once built levels up to 50 seeds first (seconds of work, for
+// a position without a move).
+TEST(CliAnalyze, AFinishedGameBuildsNoLevelTables) {
+  const json solved = run_json({"solve", "--position", "255,0,0/0,0,0 0-0 s", "--tt-mb", "16"});
+  EXPECT_EQ(solved.value("value", json()), 255) << solved.dump();
+  EXPECT_EQ(solved.value("level_tables", json()), -1) << solved.dump();
 }
 
 // ---------------------------------------------------------------------------

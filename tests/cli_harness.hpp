@@ -113,10 +113,12 @@ inline std::string describe(const RunResult& r) {
 }
 
 // Runs MANCALA_BIN with exactly `args` (no shell), stdin from `stdin_path`
-// (/dev/null unless given); captures stdout, stderr and the exit status.  A
-// process still running after `timeout` is killed and reported as timed out.
+// (/dev/null unless given); captures stdout (unless `stdout_path` names
+// where it goes instead: then `out` stays empty), stderr and the exit
+// status.  A process still running after `timeout` is killed and reported
+// as timed out.
 inline RunResult run_mancala(const Args& args, std::chrono::milliseconds timeout = kDefaultTimeout,
-                             const std::string& stdin_path = "/dev/null") {
+                             const std::string& stdin_path = "/dev/null", const std::string& stdout_path = "") {
   RunResult r;
   r.args = args;
   int out_pipe[2];
@@ -135,7 +137,10 @@ inline RunResult run_mancala(const Args& args, std::chrono::milliseconds timeout
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, stdin_path.c_str(), O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+  if (stdout_path.empty())
+    posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+  else
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, stdout_path.c_str(), O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
 
   std::string program = MANCALA_BIN;

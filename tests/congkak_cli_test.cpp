@@ -151,6 +151,10 @@ TEST(CliOpening, BadEntriesFilesAreRefused) {
       {file("zeroden", with(0, "value_exact", "1/0")), {"value_exact"}},
       {file("text", with(0, "value_exact", "one")), {"value_exact"}},
       {file("number", with(0, "value_exact", 1)), {"value_exact"}},
+      // 8 seeds in play: no store difference beyond 8 either way.
+      {file("huge", with(0, "value_exact", "99999999999999999999999999999999/1")), {"value_exact", "store difference"}},
+      {file("beyond", with(0, "value_exact", "17/2")), {"value_exact", "store difference"}},
+      {file("below", with(0, "value_exact", "-9")), {"value_exact", "store difference"}},
       {file("range", with(0, "entry", json::array({3, 1}))), {"entry"}},
       {file("board", with(0, "board", "1,1/1,1 0-0 s")), {"another board"}},
       {file("ruleset", with(0, "ruleset", "congkak+capture=needs-opposite")), {"another board"}},

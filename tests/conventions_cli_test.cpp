@@ -182,6 +182,19 @@ TEST(Probe, BatchFromStdinWritesOneJsonLineEach) {
   }
 }
 
+TEST(Probe, ANulByteInALineKeepsTheWholeMessage) {
+  const RunResult r = run_mancala_input({"probe", "--tables", kalah_tables()}, std::string("1,2,0/0,1,2\0 3-4 n\n", 19));
+  SCOPED_TRACE(describe(r));
+  EXPECT_EQ(r.exit_code, 2);
+  const auto lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 1u);
+  const std::string error = json::parse(lines[0])["error"].get<std::string>();
+  EXPECT_TRUE(mentions(error, "3-4 n")) << error;  // the text after the NUL, and the reason after it
+  EXPECT_TRUE(mentions(error, "malformed position")) << error;
+  EXPECT_EQ(lines_of(r.err).size(), 1u);
+  EXPECT_TRUE(mentions(r.err, "3-4 n")) << r.err;
+}
+
 TEST(Probe, BatchReportsBadLinesAndGoesOn) {
   const std::string input = "1,2,0/0,1,2 3-4 n\nnot a position\n9,9,9/9,9,9 0-0 s\n2,2,2/2,0,0 0-0 s\n";
   const RunResult r = run_mancala_input({"probe", "--tables", kalah_tables()}, input);
@@ -362,6 +375,15 @@ void expect_session_error(const RunResult& r, const std::string& keyword) {
   EXPECT_EQ(lines_of(r.err).size(), 1u);
   EXPECT_EQ(r.err.rfind("mancala: error: ", 0), 0u);
   EXPECT_TRUE(mentions(r.err, keyword)) << keyword;
+}
+
+// A NUL byte in a scripted line: the message keeps its reason (a C string
+// would end at the NUL, leaving "mancala: error: '").
+TEST(Play, ANulByteInAScriptKeepsTheReason) {
+  expect_session_error(run_mancala_input({"play", "--pits", "3", "--seeds", "2", "--tt-mb", "4"}, std::string("\0\n", 2)),
+                       "not a pit number");
+  expect_session_error(run_mancala_input({"play", "--pits", "3", "--seeds", "2", "--tt-mb", "4"}, std::string("1\0x\n", 4)),
+                       "not a pit number");
 }
 
 TEST(Play, AnIllegalMoveFromAScriptIsBadInput) {

@@ -50,10 +50,13 @@ void add_build_test_options(po::options_description& hidden) {
 BuildOptions read_build_options(const po::variables_map& vm) {
   if (vm.count("position")) throw InputError("build takes --pits, not --position");
   if (!vm.count("pits")) throw InputError("build needs --pits");
+  // --seeds names a start position's seeds a pit; a build has no position,
+  // and its top level is --max-seeds.  Ignored, it would look obeyed.
+  if (vm.count("seeds")) throw InputError("build takes --max-seeds (the tables' top level), not --seeds");
   BuildOptions o;
   o.game = game_setup(vm);
   o.threads = threads_option(vm);
-  o.max_seeds = vm["max-seeds"].as<int>();
+  o.max_seeds = int(int_option(vm, "max-seeds", 0, tables::kMaxTableSeeds));
   o.out = vm["out"].as<std::string>();
   if (o.out.empty()) throw InputError("--out must name the table directory, it is empty");
   o.quiet = vm["quiet"].as<bool>();

@@ -94,7 +94,7 @@ ojson threads_of(const std::vector<std::string>& words) {
     if (words[i] == "--threads" && i + 1 < words.size()) given = words[i + 1];
     if (words[i].rfind("--threads=", 0) == 0) given = words[i].substr(10);
   }
-  static const char* const kThreaded[] = {"solve", "analyze", "play", "opening", "build", "verify"};
+  static const char* const kThreaded[] = {"solve", "analyze", "opening", "build", "verify"};
   long threads = std::find(std::begin(kThreaded), std::end(kThreaded), words[0]) != std::end(kThreaded) ? 0 : 1;
   if (given) {
     const auto n = parse_index(*given);
@@ -461,7 +461,7 @@ class RecordSink {
     while (done < text.size()) {
       const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw std::runtime_error(std::string("cannot write the results: ") + std::strerror(errno));
+      if (n < 0) throw InputError(std::string("cannot write the results: ") + std::strerror(errno));
       done += std::size_t(n);
     }
   }
@@ -470,7 +470,7 @@ class RecordSink {
     const int fd = fd_;
     fd_ = STDOUT_FILENO;
     if (fd != STDOUT_FILENO && ::close(fd) != 0)
-      throw std::runtime_error(std::string("cannot write the results: ") + std::strerror(errno));
+      throw InputError(std::string("cannot write the results: ") + std::strerror(errno));
   }
 
  private:

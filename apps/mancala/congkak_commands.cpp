@@ -181,6 +181,7 @@ solver::OpeningSolution root_from_entries(const std::string& path, const GameSet
   solver::OpeningCounts counts;
   std::string line;
   const std::string board = format_position(g.position);
+  const int seeds_in_play = g.position.board_seeds() + g.position.store[0] + g.position.store[1];
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::string where = "--entries: " + path + " line " + std::to_string(number);
@@ -199,6 +200,10 @@ solver::OpeningSolution root_from_entries(const std::string& path, const GameSet
     if (!j["value_exact"].is_string() || !exact_fraction_text(j["value_exact"].get<std::string>()))
       throw InputError(where + ": \"value_exact\" is not a fraction 'p/q'");
     const Rational v(j["value_exact"].get<std::string>());
+    // A value is a final store difference: no more than every seed in play.
+    if (v > seeds_in_play || v < -seeds_in_play)
+      throw InputError(where + ": \"value_exact\" " + j["value_exact"].get<std::string>() +
+                       " is not a store difference of a game of " + std::to_string(seeds_in_play) + " seeds");
     auto& slot = found[std::size_t(i - 1)][std::size_t(k - 1)];
     if (slot && *slot != v)
       throw InputError(where + " gives entry " + std::to_string(i) + "," + std::to_string(k) + " a second, different value");

@@ -4,13 +4,16 @@
 //   1    a verdict against the input: `verify` found the tables bad, `batch`
 //        had a line fail
 //   2    bad input: a malformed position, an illegal move, an unknown option,
-//        a bad table file (one line on stderr naming the problem)
+//        a bad table file (one line on stderr naming the problem); also an
+//        output that could not be written (see delivered())
 //   3    an internal error (a bug: please report it)
 //   4    a solve stopped early (--time-limit, SIGINT or SIGTERM) and printed
 //        what it had proven
 //   75   a build stopped by one of its hidden --test-stop options
 //   128+signal  another command ended by SIGINT (130) or SIGTERM (143)
 // (interrupt.hpp).
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <string>
@@ -85,6 +88,19 @@ int fail(const std::string& what) {
   return 2;
 }
 
+// A command's status once its output is out.  An output that could not be
+// written (stdout on a full disk, say) is lost, so the command did not
+// deliver it, whatever it found: status 2 with one line naming it, not 0.
+int delivered(int status) {
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout) {
+    const int err = errno;
+    return fail(std::string("cannot write the output on stdout: ") + (err ? std::strerror(err) : "write failed"));
+  }
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -96,7 +112,7 @@ int main(int argc, char** argv) {
   std::string name = argv[1];
   if (name == "--version" || name == "-V") {
     std::cout << "mancala " << mancala::version() << " (commit " << mancala::source_commit() << ")\n";
-    return 0;
+    return delivered(0);
   }
   mancala::cli::Args rest(argv + 2, argv + argc);
   if (name == "help" && argc == 3) {  // mancala help CMD = mancala CMD --help
@@ -105,12 +121,12 @@ int main(int argc, char** argv) {
   } else if (name == "--help" || name == "-h" || name == "help") {
     if (argc > 2 && name == "help") return fail("help takes one command name (mancala help solve)");
     usage(std::cout);
-    return 0;
+    return delivered(0);
   }
   const auto it = commands().find(name);
   if (it == commands().end()) return fail("unknown command '" + name + "' (see mancala --help)");
   try {
-    return it->second.run(rest);
+    return delivered(it->second.run(rest));
   } catch (const mancala::InputError& e) {
     return fail(e.what());
   } catch (const boost::program_options::error& e) {

@@ -77,6 +77,9 @@ ManifestLine parse_manifest_line(std::string_view text) {
   if (!words.empty() && words[0] == "mancala") words.erase(words.begin());
   if (words.empty()) throw InputError("no command on the line");
   if (words[0] == "batch") throw InputError("batch cannot run inside a batch manifest");
+  // play is a dialogue on a terminal: no one result, and its input would be
+  // the batch's.
+  if (words[0] == "play") throw InputError("play is interactive and prints no one result; it cannot run in a batch manifest");
   // A help text is not a result: refused rather than recorded as a line
   // whose output is not JSON.  The same words `mancala` itself takes as a
   // request for help (there is no unique-prefix matching of option names).

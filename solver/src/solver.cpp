@@ -55,7 +55,8 @@ struct Solver::Impl {
   Impl(const Ruleset& r, const SolveOptions& o) : rules(r), options(o), tt(o.tt_megabytes, o.threads > 1) {
     if (o.threads < 1) throw InputError("--threads must be at least 1");
     if (o.deepening_depth < 0 || o.deepening_depth >= kExactDepth)
-      throw InputError("--deepening must be between 0 and " + std::to_string(kExactDepth - 1));
+      throw InputError("--deepening must be between 0 and " + std::to_string(kExactDepth - 1) + ", got " +
+                       std::to_string(o.deepening_depth));
   }
 
   // Index (and table reset) for boards of p's width with up to p's seeds.
@@ -206,7 +207,9 @@ struct Solver::Impl {
     bool exact = false;
     arena.execute([&] {
       try {
-        if (!files && !p.burnt) {
+        // A finished game's value is its sweep: no levels to build for it
+        // (a board of 255 seeds would have built 50 levels for nothing).
+        if (!files && !p.burnt && !R::is_terminal(p)) {
           const int top = detail::level_table_top(*index, p.board_seeds(), detail::Worker<R>::kCycles, options);
           if (top >= 0) {
             // More levels than needed serve too, unless the caller fixed the count.

@@ -3,7 +3,7 @@
 // The input is the content of a manifest file.  split_manifest() must cut it
 // into numbered, trimmed, non-blank, non-comment lines; parse_manifest_line()
 // must turn each into words or refuse it with InputError, and the words it
-// gives must keep the documented limits (no nested batch, no help, at most
+// gives must keep the documented limits (no nested batch, no play, no help, at most
 // kMaxManifestWords words from at most kMaxManifestLineBytes bytes) and
 // survive a round trip: quoted again word by word, they parse to the same
 // words.  Every input is also parsed whole as one line.
@@ -44,6 +44,7 @@ void check_line(std::string_view text, std::string_view input) {
   FUZZ_CHECK(!parsed.words.empty(), input);
   FUZZ_CHECK(parsed.words.size() <= kMaxManifestWords, input);
   FUZZ_CHECK(parsed.words[0] != "batch", input);
+  FUZZ_CHECK(parsed.words[0] != "play", input);
   std::string again;
   for (const std::string& w : parsed.words) {
     FUZZ_CHECK(w.find('\0') == std::string::npos, input);
