@@ -132,6 +132,14 @@ TEST(CliBuild, SeedsIsRefusedNamingMaxSeeds) {
   EXPECT_FALSE(std::filesystem::exists(unused_tables()));
 }
 
+// An empty table directory name is named as such (it once read "table
+// directory  does not exist"); --version takes nothing after it.
+TEST(CliOptionValues, EmptyTablesAndVersionArgumentsAreRefused) {
+  expect_user_error(run_mancala(cat({"solve", "--tables", ""}, kSmallSolve)), {"table directory", "empty"});
+  expect_user_error(run_mancala({"info", ""}), {"table directory", "empty"});
+  expect_user_error(run_mancala({"--version", "extra"}), {"--version", "extra"});
+}
+
 // A range error says what it was given, as the other options' do.
 TEST(CliNumericOptions, RangeErrorsSayWhatWasGiven) {
   expect_user_error(run_mancala(cat({"solve", "--deepening", "100000"}, kSmallSolve)), {"--deepening", "got 100000"});

@@ -111,6 +111,7 @@ int main(int argc, char** argv) {
   }
   std::string name = argv[1];
   if (name == "--version" || name == "-V") {
+    if (argc > 2) return fail(name + " takes no arguments, got '" + argv[2] + "'");
     std::cout << "mancala " << mancala::version() << " (commit " << mancala::source_commit() << ")\n";
     return delivered(0);
   }

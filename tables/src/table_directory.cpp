@@ -9,6 +9,7 @@
 namespace mancala::tables {
 
 void require_table_directory(const std::filesystem::path& dir) {
+  if (dir.empty()) throw InputError("the table directory's name is empty");
   std::error_code ec;
   const auto st = std::filesystem::status(dir, ec);
   if (st.type() == std::filesystem::file_type::not_found) throw InputError("table directory " + dir.string() + " does not exist");
