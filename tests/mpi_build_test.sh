@@ -264,6 +264,14 @@ expect 2 "test-stop-rank must be between 0 and 1" build --pits 4 --max-seeds 3 -
 expect 2 "test-stop-rank must be 0" build --pits 4 --max-seeds 3 --out "$work/x" --test-stop-mid-level 1 --test-stop-rank 1
 expect 2 "test-stop-rank needs" build --pits 4 --max-seeds 3 --out "$work/x" --test-stop-rank 0
 [ ! -e "$work/x" ] || fail "a refused test stop created the directory"
+# An output that cannot be written (stdout on /dev/full) is status 2 and one
+# line, not 0: one process without mpirun (under mpirun, stdout is mpirun's
+# pipe), with and without --json.
+for opts in "--quiet" "--json"; do
+  err=$("$mpi" build --game kalah --pits 3 --max-seeds 4 --out "$work/full" $opts 2>&1 >/dev/full); rc=$?
+  [ "$rc" = 2 ] || fail "stdout on /dev/full ($opts): exit status $rc: $err"
+  [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && grep -q "cannot write the output" <<<"$err" || fail "stdout on /dev/full ($opts): $err"
+done
 # Output is captured before grep reads it: `cmd | grep -q` under pipefail
 # fails whenever grep exits before cmd has written its last line (SIGPIPE).
 help=$(run 2 build --help)

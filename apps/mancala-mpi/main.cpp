@@ -7,8 +7,10 @@
 // terminal and --quiet is not given.
 #include <sys/resource.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <optional>
 
@@ -175,16 +177,30 @@ int main(int argc, char** argv) {
     if (comm.root()) std::cerr << "mancala-mpi: error: " << one_line(what) << "\n";
     return 2;
   };
+  // Rank 0's status once its output is out: an output that could not be
+  // written (stdout on a full disk) is lost, so the run did not deliver it:
+  // status 2 and one line, as `mancala` does.  The other ranks print nothing.
+  // Under mpirun, stdout is mpirun's pipe, and a failure past it is mpirun's.
+  const auto delivered = [&](int status) {
+    if (!comm.root()) return status;
+    errno = 0;
+    std::cout.flush();
+    if (!std::cout) {
+      const int err = errno;
+      return fail(std::string("cannot write the output on stdout: ") + (err ? std::strerror(err) : "write failed"));
+    }
+    return status;
+  };
   if (argc < 2) return usage(comm.root() ? std::cerr : std::cout, 2);
   const std::string name = argv[1];
-  if (name == "--help" || name == "-h" || name == "help") return usage(std::cout, 0);
+  if (name == "--help" || name == "-h" || name == "help") return delivered(usage(std::cout, 0));
   if (name == "--version" || name == "-V") {
     if (comm.root()) std::cout << "mancala-mpi " << mancala::version() << " (commit " << mancala::source_commit() << ")\n";
-    return 0;
+    return delivered(0);
   }
   if (name != "build") return fail("unknown command '" + name + "' (mancala-mpi has one: build)");
   try {
-    return cmd_build(comm, Args(argv + 2, argv + argc));
+    return delivered(cmd_build(comm, Args(argv + 2, argv + argc)));
   } catch (const InputError& e) {
     return fail(e.what());  // every process throws the same error (parsing, or rank 0's broadcast)
   } catch (const boost::program_options::error& e) {

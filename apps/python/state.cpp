@@ -67,7 +67,7 @@ std::vector<double> returns(const GameState& s) {
   if (!s.is_terminal()) return {0.0, 0.0};
   const int d = south_final_difference(s);
   const double south = d > 0 ? 1.0 : d < 0 ? -1.0 : 0.0;
-  return {south, -south};
+  return {south, 0.0 - south};  // 0.0 - 0.0 is 0.0; -south would be -0.0 ("-0.0" in JSON) on a draw
 }
 
 std::vector<float> observation_tensor(const GameState& s, std::optional<int> player) {
@@ -209,9 +209,27 @@ store, the opponent's store.  A burnt hole (Congkak) counts 0.
             return py::make_tuple(std::const_pointer_cast<GameSpec>(s.game()), format_position(s.position()), s.history());
           },
           [](const py::tuple& t) {
-            if (t.size() != 3) throw InputError("bad pickled mancala.State");
-            GameState s = state_at(t[0].cast<std::shared_ptr<GameSpec>>(), t[1].cast<std::string>());
-            return GameState(s.game(), s.position(), t[2].cast<std::vector<int>>());
+            // A pickle is input like any other: its parts are checked, and a
+            // part of the wrong type is named here rather than by pybind11's
+            // RuntimeError ("Unable to cast Python instance").
+            if (t.size() != 3) throw InputError("bad pickled mancala.State: not (game, position, history)");
+            std::shared_ptr<GameSpec> game;
+            std::string position;
+            std::vector<int> history;
+            try {
+              game = t[0].cast<std::shared_ptr<GameSpec>>();
+              position = t[1].cast<std::string>();
+              history = t[2].cast<std::vector<int>>();
+            } catch (const py::cast_error&) {
+              throw InputError("bad pickled mancala.State: not (mancala.Game, str, list of int)");
+            }
+            if (!game) throw InputError("bad pickled mancala.State: no game");
+            GameState s = state_at(game, position);
+            for (const int action : history)
+              if (action < 0 || action >= game->pits())
+                throw InputError("bad pickled mancala.State: history action " + std::to_string(action) +
+                                 " is not an action 0.." + std::to_string(game->pits() - 1));
+            return GameState(s.game(), s.position(), std::move(history));
           }));
 }
 

@@ -14,6 +14,7 @@ directory:  python3 -m unittest -v test_mancala
 import _thread
 import copy
 import functools
+import json
 import os
 import pathlib
 import pickle
@@ -423,6 +424,31 @@ class StateAgainstReferenceTest(unittest.TestCase):
         self.assertEqual(hash(t), hash(s))
         self.assertEqual(len({s, t, g.new_initial_state()}), 2)
         self.assertIs(s.get_game(), s.game)
+
+    def test_bad_state_pickles_are_refused(self):
+        # A pickle is input: its parts are checked and named.  A history of
+        # actions no game has (99, -5) was once taken as it was, and parts of
+        # the wrong type raised pybind11's RuntimeError.
+        g = mancala.Game("kalah", pits=3, seeds=2)
+        for bad, why in [
+            ((g, "2,2,2/2,2,2 0-0 s", [0, 0, 99, -5]), "history action 99"),
+            ((g, "2,2,2/2,2,2 0-0 s", [3]), "history action 3"),
+            (("kalah", "2,2,2/2,2,2 0-0 s", []), "not \\(mancala.Game"),
+            ((g, "2,2,2/2,2,2 0-0 s", "abc"), "not \\(mancala.Game"),
+            ((g, "2,2,2/2,2,2 0-0 s", [2**40]), "not \\(mancala.Game"),
+            ((g, 5, []), "not \\(mancala.Game"),
+            ((g, "2,2,2/2,2,2 0-0 s"), "not \\(game, position, history\\)"),
+        ]:
+            with self.subTest(bad=bad):
+                with self.assertRaisesRegex(ValueError, "bad pickled mancala.State: " + why):
+                    mancala.State.__new__(mancala.State).__setstate__(bad)  # what pickle.loads calls
+        self.assertEqual(pickle.loads(pickle.dumps(g.new_initial_state().child(2))).history(), [2])
+
+    def test_a_draw_returns_positive_zeros(self):
+        # [0.0, 0.0], not [0.0, -0.0] (equal, but "-0.0" in JSON or print).
+        s = mancala.Game("kalah", pits=3, seeds=0).new_initial_state()
+        self.assertTrue(s.is_terminal())
+        self.assertEqual(json.dumps(s.returns()), "[0.0, 0.0]")
 
 
 class SolveAgainstReferenceTest(unittest.TestCase):

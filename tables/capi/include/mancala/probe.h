@@ -46,7 +46,9 @@
  *   The ruleset and the board width are the tables' own (from the files'
  *   headers), not chosen by the caller.  Tables hold the boards without
  *   burnt holes with 0..mancala_tables_max_seeds() seeds on the board
- *   (stores excluded, and stores of any size are fine).
+ *   (stores excluded: the stores do not change which board is read).  A
+ *   position is still one of the engine's: a count above 255, or more than
+ *   255 seeds in all, is MANCALA_ERR_POSITION.
  *
  * ERRORS
  *
