@@ -16,7 +16,7 @@ void add_build_options(po::options_description& desc) {
       ("out", po::value<std::string>()->required(), "table directory (created; complete levels are reused)")
       ("quiet", po::bool_switch(), "no progress line on stderr");
   add_format_options(desc);
-  add_threads_option(desc, "TBB threads (per process); the files do not depend on it either");
+  add_threads_option(desc, "TBB threads (per process)");
 }
 
 void add_format_options(po::options_description& desc) {

@@ -72,9 +72,10 @@ const char* kBatchSynopsis =
     "command or option, bad position, ...), otherwise 1 if any line failed in\n"
     "another way (non-zero exit, signal, timeout), otherwise 0.  Bad lines\n"
     "include a NUL byte, more than 16384 bytes or 1024 words, a nested batch,\n"
-    "and --help, -h or help (a help text is not a result).  --timeout kills\n"
-    "only a command still running when it falls due.  batch's output is\n"
-    "always JSON lines; --json is accepted and changes nothing";
+    "play (a dialogue, not a result) and --help, -h or help (a help text is not\n"
+    "a result).  --timeout kills only a command still running when it falls\n"
+    "due.  batch's output is always JSON lines; --json is accepted and changes\n"
+    "nothing.";
 
 static_assert(kMaxManifestLineBytes == 16384 && kMaxManifestWords == 1024, "the help text above names these limits");
 

@@ -62,9 +62,10 @@ void usage(std::ostream& out) {
   out << "\nExit status:\n"
          "  0    success\n"
          "  1    a verdict against the input (verify found the tables bad; a batch line failed)\n"
-         "  2    bad input: one line on stderr names the problem\n"
+         "  2    bad input: one line on stderr names the problem (also an output that could not be written)\n"
          "  3    internal error\n"
          "  4    a solve stopped early (--time-limit, SIGINT, SIGTERM) and printed its bounds\n"
+         "  75   a build stopped by one of its hidden --test-stop options (tests only)\n"
          "  130  interrupted by SIGINT, 143 by SIGTERM (other commands)\n"
          "\nReport bugs at the project's issue tracker; the version and commit are in mancala --version.\n";
 }
