@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 #include <iostream>
 #include <typeinfo>
@@ -214,6 +215,14 @@ void with_version(nlohmann::json& j) {
   j["version"] = version();
   j["commit"] = source_commit();
   j["schema_version"] = kJsonSchemaVersion;
+}
+
+std::string stdout_write_error() {
+  errno = 0;
+  std::cout.flush();
+  if (std::cout) return "";
+  const int err = errno;
+  return std::string("cannot write the output on stdout: ") + (err ? std::strerror(err) : "write failed");
 }
 
 void print_json(nlohmann::json j) {

@@ -103,6 +103,12 @@ void with_version(nlohmann::json& j);
 // Prints j (with_version added) as one line on stdout.
 void print_json(nlohmann::json j);
 
+// Flushes stdout; what went wrong if the output could not be written (stdout
+// on a full disk, say), else empty.  A program whose output is lost did not
+// deliver it, whatever it found: mancala and mancala-mpi then exit 2 with
+// this as their one line (README "Exit status").
+std::string stdout_write_error();
+
 // The number formats of human output, one for each kind of number:
 // x with `digits` decimals (seconds: 3 in results, 0 in progress lines),
 std::string fixed(double x, int digits);

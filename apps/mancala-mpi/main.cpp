@@ -7,10 +7,8 @@
 // terminal and --quiet is not given.
 #include <sys/resource.h>
 
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <iostream>
 #include <optional>
 
@@ -177,19 +175,13 @@ int main(int argc, char** argv) {
     if (comm.root()) std::cerr << "mancala-mpi: error: " << one_line(what) << "\n";
     return 2;
   };
-  // Rank 0's status once its output is out: an output that could not be
-  // written (stdout on a full disk) is lost, so the run did not deliver it:
-  // status 2 and one line, as `mancala` does.  The other ranks print nothing.
-  // Under mpirun, stdout is mpirun's pipe, and a failure past it is mpirun's.
+  // Rank 0's status once its output is out (stdout_write_error); the other
+  // ranks print nothing.  Under mpirun, stdout is mpirun's pipe, and a
+  // failure past it is mpirun's to report.
   const auto delivered = [&](int status) {
     if (!comm.root()) return status;
-    errno = 0;
-    std::cout.flush();
-    if (!std::cout) {
-      const int err = errno;
-      return fail(std::string("cannot write the output on stdout: ") + (err ? std::strerror(err) : "write failed"));
-    }
-    return status;
+    const std::string error = stdout_write_error();
+    return error.empty() ? status : fail(error);
   };
   if (argc < 2) return usage(comm.root() ? std::cerr : std::cout, 2);
   const std::string name = argv[1];

@@ -12,8 +12,6 @@
 //   75   a build stopped by one of its hidden --test-stop options
 //   128+signal  another command ended by SIGINT (130) or SIGTERM (143)
 // (interrupt.hpp).
-#include <cerrno>
-#include <cstring>
 #include <iostream>
 #include <map>
 #include <string>
@@ -89,17 +87,10 @@ int fail(const std::string& what) {
   return 2;
 }
 
-// A command's status once its output is out.  An output that could not be
-// written (stdout on a full disk, say) is lost, so the command did not
-// deliver it, whatever it found: status 2 with one line naming it, not 0.
+// A command's status once its output is out (cli::stdout_write_error).
 int delivered(int status) {
-  errno = 0;
-  std::cout.flush();
-  if (!std::cout) {
-    const int err = errno;
-    return fail(std::string("cannot write the output on stdout: ") + (err ? std::strerror(err) : "write failed"));
-  }
-  return status;
+  const std::string error = mancala::cli::stdout_write_error();
+  return error.empty() ? status : fail(error);
 }
 
 }  // namespace

@@ -266,8 +266,9 @@ bool level_file_exists(const std::filesystem::path& file) {
   const bool there = std::filesystem::exists(file, ec);
   if (ec) refuse(file, "cannot access: " + ec.message());
   // A symbolic link to nothing is a level file that cannot be read, not a
-  // level that is not there: taken for absent, it made the level below the
-  // top of the tables without a word (or named a gap as a missing file).
+  // level that is not there.  Taken for absent, one in place of the top
+  // level silently lowered the tables' top, and one in place of a lower
+  // level was named a missing file.
   if (!there && std::filesystem::is_symlink(std::filesystem::symlink_status(file, ec)))
     refuse(file, "cannot access: a symbolic link to nothing (" + std::filesystem::read_symlink(file, ec).string() + ")");
   return there;
