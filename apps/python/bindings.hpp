@@ -76,6 +76,48 @@ struct OpenTables {
   std::shared_ptr<const TableProber> prober;
 };
 
+// pybind11 lets Python make an instance without its C++ value
+// (`State.__new__(State)`, which pickle calls before __setstate__) and then
+// hands the instance's methods uninitialised memory: a crash, or garbage
+// taken for a position.  The casters below, the ones pybind11 uses for a
+// bound type's `self` and arguments once MANCALA_PYTHON_REFUSE_UNINITIALISED
+// (or, for Game's shared holder, InitialisedHolderCaster) has named the
+// type, refuse such an instance with TypeError first.
+template <class T>
+void refuse_uninitialised(py::handle src) {
+  if (!src || !py::isinstance<T>(src)) return;  // pybind11's own checks then apply
+  auto* instance = reinterpret_cast<py::detail::instance*>(src.ptr());
+  const auto holder = instance->get_value_and_holder(py::detail::get_type_info(typeid(T)), false);
+  if (holder.inst && !holder.holder_constructed()) {
+    const auto name = py::type::handle_of(src).attr("__name__").cast<std::string>();
+    throw py::type_error("uninitialised mancala." + name + ": made by " + name + ".__new__ and never initialised");
+  }
+}
+
+template <class T>
+class InitialisedCaster : public py::detail::type_caster_base<T> {
+ public:
+  bool load(py::handle src, bool convert) {
+    refuse_uninitialised<T>(src);
+    return py::detail::type_caster_base<T>::load(src, convert);
+  }
+};
+
+template <class T>
+class InitialisedHolderCaster : public py::detail::copyable_holder_caster<T, std::shared_ptr<T>> {
+ public:
+  bool load(py::handle src, bool convert) {
+    refuse_uninitialised<T>(src);
+    return py::detail::copyable_holder_caster<T, std::shared_ptr<T>>::load(src, convert);
+  }
+};
+
+// Names T for InitialisedCaster; at namespace scope, before T's first
+// binding in every file that binds or converts it.
+#define MANCALA_PYTHON_REFUSE_UNINITIALISED(T) \
+  template <>                                  \
+  class pybind11::detail::type_caster<T> : public mancala::python::InitialisedCaster<T> {}
+
 // The state of a game at a position in the project's notation; throws
 // InputError on a malformed position, another board width, or burnt holes
 // outside Congkak.
@@ -97,3 +139,10 @@ void bind_solve(py::module_& m);
 void bind_tables(py::module_& m);
 
 }  // namespace mancala::python
+
+MANCALA_PYTHON_REFUSE_UNINITIALISED(mancala::python::GameSpec);
+template <>
+class pybind11::detail::type_caster<std::shared_ptr<mancala::python::GameSpec>>
+    : public mancala::python::InitialisedHolderCaster<mancala::python::GameSpec> {};
+MANCALA_PYTHON_REFUSE_UNINITIALISED(mancala::python::GameState);
+MANCALA_PYTHON_REFUSE_UNINITIALISED(mancala::python::OpenTables);

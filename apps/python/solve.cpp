@@ -32,6 +32,14 @@ struct SolveAnswer {
   int level_tables = -1;  // boards with up to this many seeds came from tables
 };
 
+}  // namespace
+}  // namespace mancala::python
+
+MANCALA_PYTHON_REFUSE_UNINITIALISED(mancala::python::SolveAnswer);
+
+namespace mancala::python {
+namespace {
+
 std::optional<int> optional_pit(int pit) { return pit ? std::optional<int>(pit) : std::nullopt; }
 std::optional<int> optional_action(int pit) { return pit ? std::optional<int>(pit - 1) : std::nullopt; }
 

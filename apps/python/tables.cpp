@@ -9,6 +9,8 @@
 #include "mancala/error.hpp"
 #include "mancala/probe.hpp"
 
+MANCALA_PYTHON_REFUSE_UNINITIALISED(mancala::ProbeResult);
+
 namespace mancala::python {
 
 namespace {

@@ -444,6 +444,42 @@ class StateAgainstReferenceTest(unittest.TestCase):
                     mancala.State.__new__(mancala.State).__setstate__(bad)  # what pickle.loads calls
         self.assertEqual(pickle.loads(pickle.dumps(g.new_initial_state().child(2))).history(), [2])
 
+    def test_uninitialised_instances_are_refused(self):
+        # Cls.__new__(Cls) makes an instance with no C++ value (pickle does
+        # this before __setstate__).  Its methods once read uninitialised
+        # memory: legal_actions() crashed the interpreter, str() printed
+        # garbage.  Every method and property now raises TypeError first, and
+        # so does passing such an instance as an argument.
+        g = mancala.Game("kalah", pits=3, seeds=2)
+        tried = 0
+        for cls in (mancala.Game, mancala.State, mancala.Tables, mancala.SolveResult, mancala.ProbeResult):
+            names = [n for n in dir(cls) if not n.startswith("__")]
+            names += [n for n in ("__repr__", "__str__", "__hash__", "__getstate__") if n in vars(cls)]
+            for name in names:
+                with self.subTest(cls=cls.__name__, name=name):
+                    bare = cls.__new__(cls)
+                    for args in [(), (0,), (0, 0), ("1,1,1/1,1,1 0-0 s",)]:
+                        try:
+                            attr = getattr(bare, name)
+                            if callable(attr):
+                                attr(*args)
+                        except TypeError as e:
+                            if "incompatible function arguments" in str(e):
+                                continue  # not this method's arguments: try the next
+                            self.assertRegex(str(e), "^uninitialised mancala." + cls.__name__ + ": made by ")
+                            tried += 1
+                            break
+                        self.fail("no TypeError")
+                    else:
+                        self.fail("no arguments fit")
+        self.assertGreater(tried, 50)
+        bare = mancala.State.__new__(mancala.State)
+        for call in [lambda: mancala.solve(bare), lambda: mancala.analyze(bare),
+                     lambda: g.new_initial_state() == bare,
+                     lambda: mancala.solve(g.new_initial_state(), tables=mancala.Tables.__new__(mancala.Tables))]:
+            with self.assertRaisesRegex(TypeError, "^uninitialised mancala.(State|Tables)"):
+                call()
+
     def test_a_draw_returns_positive_zeros(self):
         # [0.0, 0.0], not [0.0, -0.0] (equal, but "-0.0" in JSON or print).
         s = mancala.Game("kalah", pits=3, seeds=0).new_initial_state()
