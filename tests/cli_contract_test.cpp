@@ -132,6 +132,24 @@ TEST(CliBuild, SeedsIsRefusedNamingMaxSeeds) {
   EXPECT_FALSE(std::filesystem::exists(unused_tables()));
 }
 
+// A command's help lists only the options it takes: build's and match's
+// once listed --position (and build's --seeds), which they always refuse.
+// Those are still parsed, so that the refusal names what to give instead.
+TEST(CliHelp, BuildAndMatchDoNotListTheBoardOptionsTheyRefuse) {
+  for (const Args& help : {Args{"build", "--help"}, Args{"match", "--help"}}) {
+    const RunResult r = run_mancala(help);
+    expect_success(r);
+    EXPECT_NE(r.out.find("--pits"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("--position"), std::string::npos) << r.out;
+    const bool lists_seeds = r.out.find("--seeds ") != std::string::npos;
+    EXPECT_EQ(lists_seeds, help[0] == "match") << r.out;
+  }
+  expect_user_error(run_mancala({"build", "--position", "1,1/1,1 0-0 s", "--max-seeds", "2", "--out", unused_tables()}),
+                    {"--position", "--pits"});
+  expect_user_error(run_mancala({"match", "--position", "1,1/1,1 0-0 s"}), {"--position", "--pits"});
+  EXPECT_FALSE(std::filesystem::exists(unused_tables()));
+}
+
 // An empty table directory name is named as such (it once read "table
 // directory  does not exist"); --version takes nothing after it.
 TEST(CliOptionValues, EmptyTablesAndVersionArgumentsAreRefused) {

@@ -9,8 +9,10 @@
 
 namespace mancala::cli {
 
-void add_build_options(po::options_description& desc) {
-  add_game_options(desc);
+void add_build_options(po::options_description& desc, po::options_description& hidden) {
+  // A build has no start position: --position and --seeds are refused
+  // (read_build_options), and so left out of the help.
+  add_game_options(desc, "kalah", false, &hidden, {.position = false, .seeds = false});
   desc.add_options()
       ("max-seeds", po::value<int>()->required(), "build levels 0..K (boards with up to K seeds)")
       ("out", po::value<std::string>()->required(), "table directory (created; complete levels are reused)")

@@ -28,8 +28,9 @@ struct BuildOptions {
 };
 
 // Adds the game options, --max-seeds, --out, --threads, --quiet and the
-// file format's options.
-void add_build_options(po::options_description& desc);
+// file format's options; --position and --seeds, which a build refuses, to
+// `hidden` (parsed, not in the help).
+void add_build_options(po::options_description& desc, po::options_description& hidden);
 // Adds --compression, --block-size and --zstd-level (build and convert).
 void add_format_options(po::options_description& desc);
 // Reads them back; throws InputError for a bad value.

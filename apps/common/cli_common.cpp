@@ -20,15 +20,18 @@
 namespace mancala::cli {
 
 
-void add_game_options(po::options_description& desc, const std::string& default_game, bool with_moves) {
+void add_game_options(po::options_description& desc, const std::string& default_game, bool with_moves,
+                      po::options_description* unlisted, ListedBoardOptions listed) {
   desc.add_options()
       ("game", po::value<std::string>()->default_value(default_game), "ruleset: kalah, brainking, oware, congkak")
       ("empty-capture", po::bool_switch(), "kalah: a last seed in an own empty house captures even when the opposite house is empty")
       ("grand-slam", po::value<std::string>(), "oware: no-capture (default), forbidden or capture-all")
-      ("capture", po::value<std::string>(), "congkak: always (default) or needs-opposite")
-      ("position", po::value<std::string>(), "position '<south row>/<north row> <south store>-<north store> <s|n>'")
-      ("pits", po::value<int>(), "pits a side of the start position (default: the game's)")
-      ("seeds", po::value<int>(), "seeds a pit of the start position (default: the game's)");
+      ("capture", po::value<std::string>(), "congkak: always (default) or needs-opposite");
+  (listed.position ? desc : *unlisted).add_options()(
+      "position", po::value<std::string>(), "position '<south row>/<north row> <south store>-<north store> <s|n>'");
+  desc.add_options()("pits", po::value<int>(), "pits a side of the start position (default: the game's)");
+  (listed.seeds ? desc : *unlisted).add_options()(
+      "seeds", po::value<int>(), "seeds a pit of the start position (default: the game's)");
   if (with_moves)
     desc.add_options()("moves", po::value<std::string>(),
                        "comma-separated pits (1-based, the mover's) played from that position first, e.g. 3,1,6");

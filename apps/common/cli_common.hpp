@@ -30,8 +30,15 @@ struct GameSetup {
 
 // Adds --game (default `default_game`), the ruleset options, --position,
 // --pits, --seeds, and with `with_moves` --moves (pits played from that
-// position before the command acts).
-void add_game_options(po::options_description& desc, const std::string& default_game = "kalah", bool with_moves = false);
+// position before the command acts).  --position and --seeds go to
+// `unlisted` (parsed, not in the help) where `listed` says: a command that
+// refuses one still parses it, so that its error names what to give instead.
+struct ListedBoardOptions {
+  bool position = true;
+  bool seeds = true;
+};
+void add_game_options(po::options_description& desc, const std::string& default_game = "kalah", bool with_moves = false,
+                      po::options_description* unlisted = nullptr, ListedBoardOptions listed = {});
 // Reads them back; throws InputError on a bad combination or an illegal
 // move of --moves (naming which).
 GameSetup game_setup(const po::variables_map& vm);

@@ -57,8 +57,8 @@ int usage(std::ostream& out, int status) {
 
 int cmd_build(mpi::Comm& comm, const Args& args) {
   po::options_description desc("build: endgame tables by retrograde analysis, one file per level, over MPI processes");
-  add_build_options(desc);
   po::options_description hidden;
+  add_build_options(desc, hidden);
   add_build_test_options(hidden);
   hidden.add_options()("test-stop-rank", po::value<int>(), "test only: the one rank that stops (default: every rank)")(
       "test-out-of-memory-rank", po::value<int>(), "test only: this rank runs out of memory after level 2");

@@ -369,7 +369,8 @@ int cmd_opening(const Args& args) {
 
 int cmd_match(const Args& args) {
   po::options_description desc("match: multi-round Congkak solved for the match outcome (+1 South wins, 0 draw, -1 North wins)");
-  add_game_options(desc, "congkak");
+  po::options_description hidden;  // --position: refused below, left out of the help
+  add_game_options(desc, "congkak", false, &hidden, {.position = false});
   desc.add_options()
       ("opening", po::value<std::string>()->default_value("simultaneous"),
        "first round: simultaneous (both hands at once) or sequential (South moves first)")
@@ -379,9 +380,9 @@ int cmd_match(const Args& args) {
   if (!parse_args("mancala match",
                   "[--game congkak] [--capture always|needs-opposite] [--pits m --seeds n] [--opening simultaneous|sequential] "
                   "[--memo-mb MB] [--quiet] [--json]",
-                  desc, args, vm))
+                  desc, args, vm, nullptr, &hidden))
     return 0;
-  if (vm.count("position")) throw InputError("match takes --pits and --seeds: a match starts from the start position");
+  if (vm.count("position")) throw InputError("match takes --pits and --seeds, not --position: a match starts from the start position");
   const GameSetup g = game_setup(vm);
   const std::string opening = vm["opening"].as<std::string>();
   if (opening != "simultaneous" && opening != "sequential")

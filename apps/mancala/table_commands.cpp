@@ -35,8 +35,8 @@ std::string one_line(const std::string& text) {
 
 int cmd_build(const Args& args) {
   po::options_description desc("build: endgame tables by retrograde analysis, one file per level");
-  add_build_options(desc);
   po::options_description hidden;
+  add_build_options(desc, hidden);
   add_build_test_options(hidden);
   po::variables_map vm;
   if (!parse_args("mancala build", kBuildSynopsis, desc, args, vm, nullptr, &hidden)) return 0;
