@@ -150,6 +150,17 @@ TEST(CliHelp, BuildAndMatchDoNotListTheBoardOptionsTheyRefuse) {
   EXPECT_FALSE(std::filesystem::exists(unused_tables()));
 }
 
+// A missing table directory is named as the synopsis names it (DIR); it
+// once read "the option '--dir' is required but missing", an option no
+// usage line shows.
+TEST(CliTables, AMissingDirIsNamedAsInTheSynopsis) {
+  for (const std::string command : {"verify", "info", "convert"}) {
+    const RunResult r = run_mancala({command});
+    expect_user_error(r, {"missing DIR", "table directory"});
+    EXPECT_FALSE(mentions(r.err, "--dir")) << r.err;
+  }
+}
+
 // An empty table directory name is named as such (it once read "table
 // directory  does not exist"); --version takes nothing after it.
 TEST(CliOptionValues, EmptyTablesAndVersionArgumentsAreRefused) {

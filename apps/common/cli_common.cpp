@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -108,6 +109,17 @@ bool parse_args(const std::string& command, const std::string& synopsis, po::opt
   if (vm.count("help")) {
     std::cout << "Usage: " << command << " " << synopsis << "\n\n" << desc << "\n";
     return false;
+  }
+  // A missing positional argument is named as the synopsis names it (DIR),
+  // not as Boost's "the option '--dir' is required".
+  for (unsigned i = 0; positional && i < positional->max_total_count() && i < 16; ++i) {
+    const std::string& name = positional->name_for_position(i);
+    const po::option_description* option = all.find_nothrow(name, false);
+    if (!vm.count(name) && option && option->semantic()->is_required()) {
+      std::string shown = name;
+      std::transform(shown.begin(), shown.end(), shown.begin(), [](unsigned char c) { return char(std::toupper(c)); });
+      throw InputError("missing " + shown + " (" + option->description() + ")");
+    }
   }
   po::notify(vm);
   return true;
