@@ -123,6 +123,12 @@ class InitialisedHolderCaster : public py::detail::copyable_holder_caster<T, std
 // outside Congkak.
 GameState state_at(const std::shared_ptr<const GameSpec>& game, const std::string& notation);
 
+// A directory argument taken as Python's own functions take one: os.fspath
+// of a str, bytes or os.PathLike (its TypeError for anything else), and
+// ValueError "embedded null byte" as open() says (pybind11's own path
+// conversion called both a TypeError of mismatched arguments).
+std::filesystem::path path_argument(const py::object& path);
+
 // "win", "draw" or "loss" for the player a value belongs to.
 const char* result_name(int value);
 

@@ -69,12 +69,10 @@ solver::TablesInMemory tables_in_memory(const std::string& name) {
 std::optional<std::filesystem::path> tables_dir(const py::object& tables) {
   if (tables.is_none()) return std::nullopt;
   if (py::isinstance<OpenTables>(tables)) return tables.cast<const OpenTables&>().dir;
-  try {
-    return tables.cast<std::filesystem::path>();
-  } catch (const py::cast_error&) {
+  if (!py::isinstance<py::str>(tables) && !py::isinstance<py::bytes>(tables) && !py::hasattr(tables, "__fspath__"))
     throw py::type_error("tables must be None, a directory (str or os.PathLike) or a mancala.Tables, not " +
                          std::string(py::str(py::type::of(tables).attr("__name__"))));
-  }
+  return path_argument(tables);
 }
 
 // Runs `work(stop)` on another thread while this one waits without the GIL,

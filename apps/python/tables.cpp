@@ -15,6 +15,18 @@ namespace mancala::python {
 
 namespace {
 
+}  // namespace
+
+std::filesystem::path path_argument(const py::object& path) {
+  py::object text = py::module_::import("os").attr("fspath")(path);
+  if (py::isinstance<py::bytes>(text)) text = py::module_::import("os").attr("fsdecode")(text);
+  const std::string s = text.cast<std::string>();
+  if (s.find('\0') != std::string::npos) throw py::value_error("embedded null byte");
+  return std::filesystem::path(s);
+}
+
+namespace {
+
 // Opens `dir`: FileNotFoundError (NotADirectoryError) when there is no such
 // directory, ValueError when it is not a table directory (no level 0, a
 // gap, a bad header), both with the prober's message.
@@ -116,7 +128,7 @@ from the files.  FileNotFoundError (NotADirectoryError) when there is no such
 directory, ValueError when it is not a usable table directory.  A Tables can
 also be passed as solve()'s and analyze()'s tables.
 )doc")
-      .def(py::init(&open_tables), py::arg("path"))
+      .def(py::init([](const py::object& path) { return open_tables(path_argument(path)); }), py::arg("path"))
       .def("probe", &probe_state, py::arg("state"))
       .def("probe", &probe_text, py::arg("position"),
            R"doc(The value of a State (of the tables' ruleset) or of a position in

@@ -726,6 +726,19 @@ class TablesTest(unittest.TestCase):
         open(afile, "w").close()
         with self.assertRaises(NotADirectoryError):
             mancala.Tables(afile)
+        # Paths as Python's own functions take them: bytes and os.PathLike
+        # work, a NUL is open()'s ValueError (it was a TypeError of
+        # mismatched arguments), another type os.fspath's TypeError.
+        self.assertEqual(mancala.Tables(os.fsencode(self.dir)).max_seeds, self.tables.max_seeds)
+        self.assertEqual(mancala.Tables(pathlib.Path(self.dir)).max_seeds, self.tables.max_seeds)
+        for bad in [self.dir + "\0x", os.fsencode(self.dir) + b"\0", pathlib.Path(self.dir + "\0")]:
+            with self.subTest(path=bad):
+                with self.assertRaisesRegex(ValueError, "^embedded null byte$"):
+                    mancala.Tables(bad)
+                with self.assertRaisesRegex(ValueError, "^embedded null byte$"):
+                    mancala.solve(s, tables=bad, **FAST)
+        with self.assertRaisesRegex(TypeError, "os.PathLike"):
+            mancala.Tables(5)
 
 
 class ModuleTest(unittest.TestCase):
