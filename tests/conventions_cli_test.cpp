@@ -177,6 +177,8 @@ TEST(Probe, BatchFromStdinWritesOneJsonLineEach) {
     EXPECT_EQ(got["value"], one["value"]) << positions[i];
     EXPECT_EQ(got["best_move"], one["best_move"]) << positions[i];
     EXPECT_EQ(got["moves"], one["moves"]) << positions[i];
+    EXPECT_EQ(got["ruleset"], one["ruleset"]) << positions[i];  // once missing from the lines
+    ASSERT_TRUE(got["ruleset"].is_string());
     const json solved = run_json({"solve", "--position", positions[i], "--tt-mb", "4"});
     EXPECT_EQ(got["value"], solved["value"]) << positions[i];
   }

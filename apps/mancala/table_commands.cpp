@@ -83,7 +83,7 @@ int cmd_build(const Args& args) {
 
 namespace {
 
-nlohmann::json probe_json(const Position& p, const ProbeResult& r) {
+nlohmann::json probe_json(const Position& p, const ProbeResult& r, const Ruleset& rules) {
   nlohmann::json moves = nlohmann::json::array();
   for (const ProbedMove& m : r.moves) moves.push_back({{"move", m.pit}, {"value", m.value}, {"result", outcome_name(outcome_of(m.value))}});
   return {{"position", format_position(p)},
@@ -91,7 +91,8 @@ nlohmann::json probe_json(const Position& p, const ProbeResult& r) {
           {"result", outcome_name(r.outcome)},
           {"board_value", r.value - p.store_difference()},
           {"best_move", r.best_move ? nlohmann::json(r.best_move) : nlohmann::json(nullptr)},
-          {"moves", moves}};
+          {"moves", moves},
+          {"ruleset", rules.digest()}};
 }
 
 // Batch probing: a position a line on stdin, a JSON object a line on stdout
@@ -118,7 +119,7 @@ int probe_stream(const TableProber& tables) {
       a.error = e.what();
     }
     if (a) {
-      out = probe_json(p, *a.result);
+      out = probe_json(p, *a.result, tables.rules());
     } else {
       out = {{"line", line}, {"input", text}, {"error", a.error}};
       if (!refused++) {
@@ -166,9 +167,7 @@ int cmd_probe(const Args& args) {
   if (!a) throw InputError(a.error);
   const ProbeResult& r = *a.result;
   if (vm["json"].as<bool>()) {
-    nlohmann::json j = probe_json(g.position, r);
-    j["ruleset"] = tables->rules().digest();
-    print_json(j);
+    print_json(probe_json(g.position, r, tables->rules()));
     return 0;
   }
   std::cout << "position   " << format_position(g.position) << "  (" << tables->rules().digest() << ")\n"
