@@ -89,8 +89,10 @@ void refuse_uninitialised(py::handle src) {
   auto* instance = reinterpret_cast<py::detail::instance*>(src.ptr());
   const auto holder = instance->get_value_and_holder(py::detail::get_type_info(typeid(T)), false);
   if (holder.inst && !holder.holder_constructed()) {
-    const auto name = py::type::handle_of(src).attr("__name__").cast<std::string>();
-    throw py::type_error("uninitialised mancala." + name + ": made by " + name + ".__new__ and never initialised");
+    const py::handle type = py::type::handle_of(src);
+    const auto name = type.attr("__qualname__").cast<std::string>();
+    throw py::type_error("uninitialised " + type.attr("__module__").cast<std::string>() + "." + name + ": made by " +
+                         name + ".__new__ and never initialised");
   }
 }
 
