@@ -87,6 +87,19 @@ namespace row_words {
   std::memcpy(at, &w, sizeof w);
 }
 
+// Sixteen bytes from `at`, `low` the first eight, in one store (GCC's
+// vector type: a 16-byte move on x86-64), so that a later load of any eight
+// of them is forwarded from it (see detail::kalah_play_in_words).
+[[gnu::always_inline]] inline void store16(std::uint8_t* at, std::uint64_t low, std::uint64_t high) {
+  if constexpr (std::endian::native == std::endian::big) {
+    low = __builtin_bswap64(low);
+    high = __builtin_bswap64(high);
+  }
+  typedef std::uint64_t Pair __attribute__((vector_size(16)));
+  const Pair pair = {low, high};
+  std::memcpy(at, &pair, sizeof pair);
+}
+
 // The low min(n, 8) bytes of a word, 0 <= n <= 16.  A table: where the
 // width is only known at run time (a move's sowing stores pits, which may
 // alias the width for all the compiler knows), one load is the cheapest mask.
