@@ -123,7 +123,7 @@ void bind_tables(py::module_& m) {
 
   py::class_<OpenTables>(m, "Tables", R"doc(An endgame table directory built by `mancala build`, opened for probing.
 
-Tables(path): path is a str or os.PathLike.  The ruleset and board width come
+Tables(path): path is a str, bytes or os.PathLike.  The ruleset and board width come
 from the files.  FileNotFoundError (NotADirectoryError) when there is no such
 directory, ValueError when it is not a usable table directory.  A Tables can
 also be passed as solve()'s and analyze()'s tables.
