@@ -70,86 +70,194 @@ inline int sow_through_store(Position& p, int pit) {
 
 inline int opposite(const Position& p, int pit) { return 2 * p.m() - 1 - pit; }
 
-// Kalah's move (sowing, capture, end of game, turn) on a board of at most 8
-// pits a side, with each row in a word and the pits written back in one
-// 16-byte store.  Why: the byte-wise move's stores (each seed sown, the
-// capture, the turn's flip writing two overlapping words) were read back
-// as words at once by the row sums, the end-of-game test and the rank, and
-// a load that needs bytes of several recent stores waits until they reach
-// the cache (the store-to-load forwarding fails); a profile of the search
-// put a third of the time it spends playing children on two such loads
-// (results/README.md, "Kalah's move in two words").  A 16-byte store forwards
-// to any load inside it.  The same rule as KalahRules::play below, which
-// takes wider boards; the engine oracle tests check both against the
-// plain implementation of tests/oracle.
-template <bool EmptyCapture>
-[[gnu::always_inline]] inline MoveResult kalah_play_in_words(Position& p, int pit) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-  const int m = p.m();
-  const std::uint64_t row = row_words::first_bytes(m);
-  std::uint64_t mine = row_words::load(p.pits.data()) & row;
-  std::uint64_t theirs = row_words::load(p.pits.data() + m) & row;
-  int n = int(mine >> (8 * pit) & 0xff);
-  mine &= ~(std::uint64_t(0xff) << (8 * pit));
-  int store0 = p.store[0], store1 = p.store[1];
-  const int lap = 2 * m + 1;
-  if (n >= lap) {  // whole laps: every pit and the mover's store
-    const int q = n / lap;
-    n -= q * lap;
-    mine += (kOnes & row) * std::uint64_t(q);
-    theirs += (kOnes & row) * std::uint64_t(q);
-    store0 += q;
+// Moves on boards of at most 8 pits a side, with each row in a word and the
+// pits written back in one 16-byte store (Kalah's and BrainKing's).  Why:
+// the byte-wise move's stores (each seed sown, the capture, the turn's flip
+// writing two overlapping words) were read back as words at once by the row
+// sums, the end-of-game test and the rank, and a load that needs bytes of
+// several recent stores waits until they reach the cache (the store-to-load
+// forwarding fails); a profile of the search put a third of the time it
+// spends playing children on two such loads (results/README.md, "Kalah's
+// move in two words").  A 16-byte store forwards to any load inside it.
+// The same rules as the byte-wise moves below, which take wider boards; the
+// engine oracle tests check both against the plain implementation of
+// tests/oracle.
+struct RowWords {
+  static constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+  int m;
+  std::uint64_t mine, theirs;  // the mover's row and the opponent's, pit 0 lowest
+  int store0, store1;          // the mover's store and the opponent's
+
+  [[gnu::always_inline]] static RowWords load(const Position& p) {
+    const int m = p.m();
+    const std::uint64_t row = row_words::first_bytes(m);
+    return {m, row_words::load(p.pits.data()) & row, row_words::load(p.pits.data() + m) & row, p.store[0], p.store[1]};
   }
-  int last = pit;  // n == 0 here only after whole laps: the last seed in the origin pit
-  if (n > 0) {
-    // n < lap: own pits ahead, the store, the opponent's pits, own pits.
-    const int own_ahead = std::min(n, m - 1 - pit);
-    if (own_ahead > 0) mine += (kOnes & row_words::first_bytes(own_ahead)) << (8 * (pit + 1));
-    n -= own_ahead;
-    last = pit + own_ahead;
+
+  [[gnu::always_inline]] static int seeds_of(std::uint64_t row, int pit) { return int(row >> (8 * pit) & 0xff); }
+  [[gnu::always_inline]] static void empty(std::uint64_t& row, int pit) { row &= ~(std::uint64_t(0xff) << (8 * pit)); }
+  [[gnu::always_inline]] static int sum(std::uint64_t row) { return int((row * kOnes) >> 56); }
+
+  // Kalah-style sowing of the mover's pit `pit`: own pits towards the store,
+  // the mover's store, the opponent's pits, never the opponent's store (as
+  // sow_through_store).  Returns the pit index of the last seed, or
+  // kMoverStore.
+  [[gnu::always_inline]] int sow_through_store(int pit) {
+    const std::uint64_t row = row_words::first_bytes(m);
+    int n = seeds_of(mine, pit);
+    empty(mine, pit);
+    const int lap = 2 * m + 1;
+    if (n >= lap) {  // whole laps: every pit and the mover's store
+      const int q = n / lap;
+      n -= q * lap;
+      mine += (kOnes & row) * std::uint64_t(q);
+      theirs += (kOnes & row) * std::uint64_t(q);
+      store0 += q;
+    }
+    int last = pit;  // n == 0 here only after whole laps: the last seed in the origin pit
     if (n > 0) {
-      ++store0;
-      last = kMoverStore;
-      if (--n > 0) {
-        const int t = std::min(n, m);
-        theirs += kOnes & row_words::first_bytes(t);
-        n -= t;
-        last = m + t - 1;
-        if (n > 0) {
-          mine += kOnes & row_words::first_bytes(n);
-          last = n - 1;
+      // n < lap: own pits ahead, the store, the opponent's pits, own pits.
+      const int own_ahead = std::min(n, m - 1 - pit);
+      if (own_ahead > 0) mine += (kOnes & row_words::first_bytes(own_ahead)) << (8 * (pit + 1));
+      n -= own_ahead;
+      last = pit + own_ahead;
+      if (n > 0) {
+        ++store0;
+        last = kMoverStore;
+        if (--n > 0) {
+          const int t = std::min(n, m);
+          theirs += kOnes & row_words::first_bytes(t);
+          n -= t;
+          last = m + t - 1;
+          if (n > 0) {
+            mine += kOnes & row_words::first_bytes(n);
+            last = n - 1;
+          }
         }
       }
     }
+    return last;
   }
-  if (last >= 0 && last < m && (mine >> (8 * last) & 0xff) == 1) {
-    const int o = m - 1 - last;  // the opposite house, in the opponent's row
-    const int captured = int(theirs >> (8 * o) & 0xff);
+
+  // The end of a move, as finish(): a move that ends the game sweeps each
+  // row into its owner's store and earns no extra turn; the turn passes
+  // unless the mover moves again.  Writes the rows and stores back to p.
+  [[gnu::always_inline]] MoveResult finish(Position& p, bool extra_turn, bool game_over) {
+    if (game_over) {
+      store0 += sum(mine);
+      store1 += sum(theirs);
+      mine = theirs = 0;
+      extra_turn = false;
+    }
+    if (!extra_turn) {
+      std::swap(mine, theirs);
+      std::swap(store0, store1);
+      p.to_move = other(p.to_move);
+    }
+    const std::uint64_t low = m == 8 ? mine : mine | theirs << (8 * m);
+    const std::uint64_t high = m == 8 ? theirs : theirs >> (64 - 8 * m);
+    row_words::store16(p.pits.data(), low, high);
+    p.store[0] = std::uint8_t(store0);
+    p.store[1] = std::uint8_t(store1);
+    return {extra_turn, game_over};
+  }
+};
+
+template <bool EmptyCapture>
+[[gnu::always_inline]] inline MoveResult kalah_play_in_words(Position& p, int pit) {
+  RowWords w = RowWords::load(p);
+  const int last = w.sow_through_store(pit);
+  if (last >= 0 && last < w.m && RowWords::seeds_of(w.mine, last) == 1) {
+    const int o = w.m - 1 - last;  // the opposite house, in the opponent's row
+    const int captured = RowWords::seeds_of(w.theirs, o);
     if (EmptyCapture || captured != 0) {
-      store0 += captured + 1;
-      theirs &= ~(std::uint64_t(0xff) << (8 * o));
-      mine &= ~(std::uint64_t(0xff) << (8 * last));
+      w.store0 += captured + 1;
+      RowWords::empty(w.theirs, o);
+      RowWords::empty(w.mine, last);
     }
   }
-  const bool game_over = mine == 0 || theirs == 0;
-  bool extra_turn = last == kMoverStore;
-  if (game_over) {  // the sweep: each row to its owner
-    store0 += int((mine * kOnes) >> 56);
-    store1 += int((theirs * kOnes) >> 56);
-    mine = theirs = 0;
-    extra_turn = false;
+  return w.finish(p, last == kMoverStore, w.mine == 0 || w.theirs == 0);
+}
+
+[[gnu::always_inline]] inline MoveResult brainking_play_in_words(Position& p, int pit) {
+  RowWords w = RowWords::load(p);
+  const int last = w.sow_through_store(pit);
+  if (last >= 0 && last < w.m && RowWords::seeds_of(w.mine, last) == 1) {
+    const int o = w.m - 1 - last;  // the opposite house; the capturing seed stays
+    w.store0 += RowWords::seeds_of(w.theirs, o);
+    RowWords::empty(w.theirs, o);
   }
-  if (!extra_turn) {
-    std::swap(mine, theirs);
-    std::swap(store0, store1);
-    p.to_move = other(p.to_move);
+  const bool extra = last == kMoverStore;
+  return w.finish(p, extra, (extra ? w.mine : w.theirs) == 0);
+}
+
+// Oware's sowing and capture on words (as OwareRules::sow_and_capture, on
+// boards of 2 to 8 pits a side), for the mover of `w`: true when the move
+// was a grand slam.
+template <GrandSlam G>
+[[gnu::always_inline]] inline bool oware_sow_and_capture_in_words(RowWords& w, int pit) {
+  constexpr std::uint64_t kOnes = RowWords::kOnes;
+  const int m = w.m;
+  int n = RowWords::seeds_of(w.mine, pit);
+  RowWords::empty(w.mine, pit);
+  const int lap = 2 * m - 1;  // every house but the origin
+  const int q = n / lap;
+  n -= q * lap;
+  int last;  // the house of the last seed: 0..m-1 the mover's, m..2m-1 the opponent's
+  if (q) {
+    const std::uint64_t laps = (kOnes & row_words::first_bytes(m)) * std::uint64_t(q);
+    w.mine += laps;
+    w.theirs += laps;
+    RowWords::empty(w.mine, pit);
   }
-  const std::uint64_t low = m == 8 ? mine : mine | theirs << (8 * m);
-  const std::uint64_t high = m == 8 ? theirs : theirs >> (64 - 8 * m);
-  row_words::store16(p.pits.data(), low, high);
-  p.store[0] = std::uint8_t(store0);
-  p.store[1] = std::uint8_t(store1);
-  return {extra_turn, game_over};
+  if (n == 0) {  // after whole laps: the house before the origin
+    last = pit == 0 ? 2 * m - 1 : pit - 1;
+  } else {  // n < lap: own houses ahead, the opponent's, own houses before the origin
+    const int own_ahead = std::min(n, m - 1 - pit);
+    if (own_ahead > 0) w.mine += (kOnes & row_words::first_bytes(own_ahead)) << (8 * (pit + 1));
+    n -= own_ahead;
+    last = pit + own_ahead;
+    if (n > 0) {
+      const int t = std::min(n, m);
+      w.theirs += kOnes & row_words::first_bytes(t);
+      n -= t;
+      last = m + t - 1;
+      if (n > 0) {
+        w.mine += kOnes & row_words::first_bytes(n);
+        last = n - 1;
+      }
+    }
+  }
+  if (last < m) return false;
+  const int j = last - m;
+  // A house holding 2 or 3 seeds has (seeds ^ 2) & ~1 == 0; the bytes past
+  // the row hold 0, so they stop a run too.
+  const std::uint32_t stops = row_words::nonzero_bytes((w.theirs ^ (2 * kOnes)) & (0xfe * kOnes)) & ((2u << j) - 1);
+  const int first = stops ? 31 - std::countl_zero(stops) : -1;  // the nearest stop at or behind the last house
+  if (first == j) return false;
+  const std::uint64_t run = row_words::first_bytes(j + 1) & ~row_words::first_bytes(first + 1);
+  const int taken = RowWords::sum(w.theirs & run);
+  const bool grand_slam = taken == RowWords::sum(w.theirs);
+  if (grand_slam && G != GrandSlam::CaptureAll) return true;
+  w.theirs &= ~run;
+  w.store0 += taken;
+  return grand_slam;
+}
+
+// Oware's move on words (as OwareRules::play, on boards of 2 to 8 pits a
+// side): the game ends when the next mover has no seeds, or faces an empty
+// row and cannot feed it.
+template <GrandSlam G>
+[[gnu::always_inline]] inline MoveResult oware_play_in_words(Position& p, int pit) {
+  RowWords w = RowWords::load(p);
+  oware_sow_and_capture_in_words<G>(w, pit);
+  bool game_over = w.theirs == 0;
+  if (!game_over && w.mine == 0) {
+    game_over = true;
+    for (int i = 0; i < w.m; ++i)
+      if (RowWords::seeds_of(w.theirs, i) >= w.m - i) game_over = false;
+  }
+  return w.finish(p, false, game_over);
 }
 
 // Finish a move: game over -> sweep, and hand over the turn unless the mover
@@ -202,6 +310,7 @@ struct BrainKingRules {
   static bool is_terminal(const Position& p) { return p.mover_row_empty(); }
 
   static MoveResult play(Position& p, int pit) {
+    if (p.m() <= 8 && !p.burnt) return detail::brainking_play_in_words(p, pit);
     const int last = detail::sow_through_store(p, pit);
     if (last >= 0 && last < p.m() && p.pits[last] == 1) {
       const int o = detail::opposite(p, last);
@@ -238,8 +347,13 @@ struct OwareRules {
       MoveMask quiet = 0;
       for (MoveMask rest = mask; rest; rest &= rest - 1) {
         const int i = std::countr_zero(rest);
-        Position q = p;
-        if (!sow_and_capture(q, i)) quiet |= MoveMask(1) << i;
+        if (words(p)) {
+          detail::RowWords w = detail::RowWords::load(p);
+          if (!detail::oware_sow_and_capture_in_words<G>(w, i)) quiet |= MoveMask(1) << i;
+        } else {
+          Position q = p;
+          if (!sow_and_capture(q, i)) quiet |= MoveMask(1) << i;
+        }
       }
       if (quiet) mask = quiet;
     }
@@ -255,6 +369,7 @@ struct OwareRules {
   }
 
   static MoveResult play(Position& p, int pit) {
+    if (words(p)) return detail::oware_play_in_words<G>(p, pit);
     sow_and_capture(p, pit);
     p.flip();
     if (is_terminal(p)) {
@@ -263,6 +378,10 @@ struct OwareRules {
     }
     return {false, false};
   }
+
+  // The move on words covers boards of 2 to 8 pits a side (a 1-pit board's
+  // only other house is the opponent's); Oware has no burnt holes.
+  static bool words(const Position& p) { return p.m() >= 2 && p.m() <= 8 && !p.burnt; }
 
   // Sows and captures for the mover without handing over the turn.
   // Returns true when the move was a grand slam.
