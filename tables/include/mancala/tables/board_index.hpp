@@ -88,7 +88,14 @@ class BoardIndex {
   int pits_;
   int max_seeds_;
   std::size_t stride_;
-  std::vector<std::uint64_t> binom_;
+  std::vector<std::uint64_t> binom_;  // C(n, r) at n * stride_ + r: rank() reads across a row's columns
+  // The same binomials column by column for unrank(), which steps down the
+  // rows of one column: C(n, r) at column(r)[n], with kGuard zeros below
+  // n = 0, so that it compares several rows without a test for n < 0.
+  static constexpr int kGuard = 8;
+  std::size_t column_size_;  // kGuard + max_seeds + pits + 1
+  std::vector<std::uint64_t> columns_;
+  const std::uint64_t* column(int r) const { return columns_.data() + std::size_t(r) * column_size_ + kGuard; }
 };
 
 }  // namespace mancala::tables
