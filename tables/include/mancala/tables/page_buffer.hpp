@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <vector>
 
 namespace mancala::tables {
 
@@ -71,5 +72,23 @@ class PageBuffer {
   std::size_t size_ = 0;
   std::size_t bytes_ = 0;
 };
+
+// n copies of v in a std::vector whose whole 2 MiB pages are asked for as
+// transparent huge pages before they are first touched, for a vector that
+// is read and written at random.  A large reservation is malloc's own
+// mapping, untouched until the copies are written; where malloc serves it
+// from pages already touched, those stay as they are (advice only).
+template <class T>
+std::vector<T> vector_on_huge_pages(std::size_t n, const T& v) {
+  std::vector<T> values;
+  values.reserve(n);
+  constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+  const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(values.data());
+  const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
+  const std::uintptr_t end = (begin + n * sizeof(T)) & ~(kHuge - 1);
+  if (end > first) ::madvise(reinterpret_cast<void*>(first), end - first, MADV_HUGEPAGE);
+  values.resize(n, v);
+  return values;
+}
 
 }  // namespace mancala::tables
