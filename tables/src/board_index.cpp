@@ -45,7 +45,7 @@ void BoardIndex::unrank(std::uint64_t rank, int seeds, std::uint8_t* board) cons
     // 16% of an Oware 15-seed build (results/README.md, "Unranking
     // without a branch a pit").
     const std::uint64_t* c = column(j);
-    static_assert(kGuard >= 6);  // hi >= j - 1 >= 0, so hi - 5 >= -5
+    static_assert(kGuard >= 5);  // hi >= j - 1 >= 0, so the lowest read, hi - 5, is >= -5
     int s = hi;
     for (int d = 0; d < 6; ++d) s -= int(c[hi - d] > rank);
     if (s == hi - 6)
