@@ -169,5 +169,18 @@ TEST(BoardIndex, RefusesIndexesBeyond64Bits) {
   EXPECT_NO_THROW(BoardIndex(14, 98));            // Congkak 7x7
 }
 
+// The binomials' columns have room for what a Position can hold (kMaxSeeds
+// seeds, 2 * kMaxPitsPerSide pits) and no more: a larger index is refused,
+// not read past its columns.
+TEST(BoardIndex, RefusesMoreSeedsOrPitsThanAPositionHolds) {
+  EXPECT_NO_THROW(BoardIndex(2, kMaxSeeds));
+  EXPECT_THROW(BoardIndex(2, kMaxSeeds + 1), InputError);
+  EXPECT_THROW(BoardIndex(2 * kMaxPitsPerSide + 1, 1), InputError);
+  const BoardIndex index(2, kMaxSeeds);
+  EXPECT_EQ(index.level_size(kMaxSeeds), std::uint64_t(kMaxSeeds) + 1);
+  const std::uint8_t all_in_the_first[2] = {std::uint8_t(kMaxSeeds), 0};  // the last rank: C(kMaxSeeds, 1)
+  EXPECT_EQ(index.rank(all_in_the_first, kMaxSeeds), std::uint64_t(kMaxSeeds));
+}
+
 }  // namespace
 }  // namespace mancala::tables

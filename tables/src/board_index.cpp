@@ -8,23 +8,22 @@
 
 namespace mancala::tables {
 
-BoardIndex::BoardIndex(int pits, int max_seeds)
-    : pits_(pits), max_seeds_(max_seeds), stride_(std::size_t(pits) + 1), column_size_(kGuard + std::size_t(std::max(max_seeds + pits + 1, 0))) {
+BoardIndex::BoardIndex(int pits, int max_seeds) : pits_(pits), max_seeds_(max_seeds) {
   if (pits < 1 || max_seeds < 0) throw InputError("board index needs at least one pit and no negative seeds");
+  if (pits > 2 * kMaxPitsPerSide || max_seeds > kMaxSeeds)
+    throw InputError("board index holds at most " + std::to_string(kMaxSeeds) + " seeds over " + std::to_string(2 * kMaxPitsPerSide) + " pits");
   const int rows = max_seeds + pits + 1;
-  binom_.assign(std::size_t(rows) * stride_, 0);
+  columns_.assign(std::size_t(pits + 1) * kColumnSize, 0);
+  auto at = [&](int n, int r) -> std::uint64_t& { return columns_[std::size_t(r) * kColumnSize + kGuard + std::size_t(n)]; };
   constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
   for (int n = 0; n < rows; ++n) {
-    binom_[std::size_t(n) * stride_] = 1;
+    at(n, 0) = 1;
     for (int r = 1; r <= std::min(n, pits); ++r) {
-      const std::uint64_t a = binom_[std::size_t(n - 1) * stride_ + std::size_t(r - 1)];
-      const std::uint64_t b = r <= n - 1 ? binom_[std::size_t(n - 1) * stride_ + std::size_t(r)] : 0;
-      binom_[std::size_t(n) * stride_ + std::size_t(r)] = (a > kMax - b) ? kMax : a + b;  // saturate
+      const std::uint64_t a = at(n - 1, r - 1);
+      const std::uint64_t b = r <= n - 1 ? at(n - 1, r) : 0;
+      at(n, r) = (a > kMax - b) ? kMax : a + b;  // saturate
     }
   }
-  columns_.assign(stride_ * column_size_, 0);
-  for (int n = 0; n < rows; ++n)
-    for (int r = 0; r <= pits; ++r) columns_[std::size_t(r) * column_size_ + kGuard + std::size_t(n)] = binomial(n, r);
   // Every key must be below C(max_seeds + pits, pits), which must not saturate.
   if (binomial(max_seeds + pits, pits) == kMax)
     throw InputError("boards of " + std::to_string(pits) + " pits with up to " + std::to_string(max_seeds) +
