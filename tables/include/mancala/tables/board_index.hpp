@@ -60,6 +60,13 @@ class BoardIndex {
   // on the counts is: the first pit i with seeds in pit i+1 takes every seed
   // of pits 0..i plus one from pit i+1.
   bool next(std::uint8_t* board) const {
+    // i = 0, the most frequent step, without the loop: pit 0 takes a seed of
+    // pit 1.
+    if (pits_ > 1 && board[1] != 0) {
+      ++board[0];
+      --board[1];
+      return true;
+    }
     int sum = 0;
     for (int i = 0; i + 1 < pits_; ++i) {
       sum += board[i];
