@@ -76,16 +76,18 @@ def girving_rows(rows, pits, seeds, commit):
 
 def run_ratios(rows, pits, seeds, commit):
     """[(run, {threads: ratio})] for the board's runs at `commit`: in each
-    run that has rows of both programs, girving's fastest total against our
-    fastest on that many threads.  Rows without a run name are one run of
-    their commit.  Never a ratio between two runs: the machine's speed moves
-    between them."""
+    run that has rows of both programs, girving's fastest setting against
+    our fastest on that many threads, a setting repeated within the run
+    counting as its median total (as drawn: median_runs).  Rows without a
+    run name are one run of their commit.  Never a ratio between two runs:
+    the machine's speed moves between them."""
     runs = {}
     for r in rows:
         if r["pits"] == pits and r["seeds"] == seeds and r["commit"].startswith(commit):
             runs.setdefault(r.get("run") or "", []).append(r)
     out = []
     for run, rs in runs.items():
+        rs = median_runs(rs)
         peer = [float(r["total_seconds"]) for r in rs if r["program"] != "mancala"]
         ratios = {}
         for threads in ("1", "2"):
@@ -128,7 +130,8 @@ def main():
             bars.append((f"girving\n{r['table_seeds']}-seed\n-t {tt}{runs_label(r)}", r, "tab:gray"))
         for r in sorted(ours, key=lambda r: (int(r["threads"]), int(r["table_seeds"]))):
             tt = r["command"].split("--tt-mb ")[1].split()[0]
-            bars.append((f"ours {r['threads']} thr\n{r['table_seeds']}-seed\n{tt} MB{runs_label(r)}", r,
+            deepening = f"\ndeepening {r['command'].split('--deepening ')[1].split()[0]}" if "--deepening " in r["command"] else ""
+            bars.append((f"ours {r['threads']} thr\n{r['table_seeds']}-seed\n{tt} MB{deepening}{runs_label(r)}", r,
                          "tab:blue" if r["threads"] == "2" else "tab:cyan"))
         xs = range(len(bars))
         build = [float(r["table_seconds"]) for _, r, _ in bars]
