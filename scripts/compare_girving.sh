@@ -10,7 +10,11 @@
 # so GIRVING_DIR must be compiled for it), GIRVING_TT (its -t, default 24),
 # TT_MB (ours, default 256), DEEPENING (ours, --deepening: unset for the
 # default; its best depth differs by board, like girving's -t, so a
-# best-against-best run sweeps it), THREADS (ours, default "1 2"), SKIP_PEER (set:
+# best-against-best run sweeps it), TABLES_IN_MEMORY (ours,
+# --tables-in-memory: unset for the default, auto; a solve that follows its
+# build may do better reading the files' pages in place than copying the
+# levels into fresh memory, so a best-against-best run sweeps it too),
+# THREADS (ours, default "1 2"), SKIP_PEER (set:
 # only our rows, to add a setting to a run whose peer row is recorded),
 # SKIP_OURS (set: only the peer's row, e.g. at another GIRVING_TT), RUN
 # (the run's name in the rows, default the UTC time the script starts: a
@@ -23,7 +27,7 @@ set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: scripts/compare_girving.sh GIRVING_DIR SEEDS TABLE_SEEDS [OUR_TABLE_SEEDS] [TMPDIR]" >&2; exit 2; }
 g=$(cd "$1" && pwd) n=$2 k=$3
 pits=${PITS:-6} girving_tt=${GIRVING_TT:-24} tt_mb=${TT_MB:-256} thread_counts=${THREADS:-1 2}
-deepening_option=${DEEPENING:+ --deepening $DEEPENING}
+solve_options=${DEEPENING:+ --deepening $DEEPENING}${TABLES_IN_MEMORY:+ --tables-in-memory $TABLES_IN_MEMORY}
 ours=${4:-$k}
 tmp=${5:-$(mktemp -d)}
 mkdir -p "$tmp"
@@ -58,10 +62,10 @@ for ok in $ours; do
     t0=$(now)
     "$mancala" build --game kalah --empty-capture --pits "$pits" --max-seeds "$ok" --out "$tmp/t" --threads "$threads" --quiet >/dev/null
     t1=$(now)
-    "$mancala" solve --game kalah --empty-capture --pits "$pits" --seeds "$n" --tables "$tmp/t" --threads "$threads" --tt-mb "$tt_mb"$deepening_option --quiet --json > "$tmp/ours.json"
+    "$mancala" solve --game kalah --empty-capture --pits "$pits" --seeds "$n" --tables "$tmp/t" --threads "$threads" --tt-mb "$tt_mb"$solve_options --quiet --json > "$tmp/ours.json"
     t2=$(now)
     read -r value nodes < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["value"], d["nodes"])' "$tmp/ours.json")
-    echo "mancala,$pits,$n,$ok,$threads,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,mancala build --game kalah --empty-capture --pits $pits --max-seeds $ok --out T --threads $threads; mancala solve --game kalah --empty-capture --pits $pits --seeds $n --tables T --threads $threads --tt-mb $tt_mb$deepening_option --json,$commit,$run" >> "$out"
+    echo "mancala,$pits,$n,$ok,$threads,$value,$(secs $t0 $t1),$(secs $t1 $t2),$(secs $t0 $t2),$nodes,mancala build --game kalah --empty-capture --pits $pits --max-seeds $ok --out T --threads $threads; mancala solve --game kalah --empty-capture --pits $pits --seeds $n --tables T --threads $threads --tt-mb $tt_mb$solve_options --json,$commit,$run" >> "$out"
   done
 done
 rm -rf "$tmp/t"

@@ -130,8 +130,10 @@ def main():
             bars.append((f"girving\n{r['table_seeds']}-seed\n-t {tt}{runs_label(r)}", r, "tab:gray"))
         for r in sorted(ours, key=lambda r: (int(r["threads"]), int(r["table_seeds"]))):
             tt = r["command"].split("--tt-mb ")[1].split()[0]
-            deepening = f"\ndeepening {r['command'].split('--deepening ')[1].split()[0]}" if "--deepening " in r["command"] else ""
-            bars.append((f"ours {r['threads']} thr\n{r['table_seeds']}-seed\n{tt} MB{deepening}{runs_label(r)}", r,
+            options = f"\ndeepening {r['command'].split('--deepening ')[1].split()[0]}" if "--deepening " in r["command"] else ""
+            if "--tables-in-memory " in r["command"]:
+                options += f"\nin memory: {r['command'].split('--tables-in-memory ')[1].split()[0]}"
+            bars.append((f"ours {r['threads']} thr\n{r['table_seeds']}-seed\n{tt} MB{options}{runs_label(r)}", r,
                          "tab:blue" if r["threads"] == "2" else "tab:cyan"))
         xs = range(len(bars))
         build = [float(r["table_seconds"]) for _, r, _ in bars]
