@@ -249,13 +249,20 @@ TEST(TableProbe, SolverWithTablesAgreesAndSearchesLess) {
 }
 
 // The rule of DirectoryTables::prepare_for, against a machine of a given
-// size: auto copies a root above the tables' reachable levels when they take
-// at most a quarter of memory, yes up to half and refuses beyond it with the
-// sizes named, no never; a root inside the tables is one read (auto leaves
-// it).  Whatever is copied reads the same values as the files.
+// size and auto's smallest copy: auto copies a root above the tables'
+// reachable levels when they take at most a quarter of memory and at least
+// the smallest copy, or when one of them is compressed (whatever its size);
+// yes up to half and refuses beyond it with the sizes named, no never; a
+// root inside the tables is one read (auto leaves it).  Whatever is copied
+// reads the same values as the files.
 TEST(TablesInMemory, PrepareForFollowsTheRuleAtItsLimits) {
   TempDir dir{"mancala_table_test"};
   tables::build_tables(dir.path(), kKalah, 4, 10);
+  TempDir packed_dir{"mancala_table_test_packed"};
+  tables::LevelFormat packed;
+  packed.codec = tables::Codec::Packed;
+  packed.block_log2 = 10;
+  tables::build_tables(packed_dir.path(), kKalah, 4, 10, nullptr, nullptr, packed);
   const Position above = start_position(4, 2);  // 16 seeds: above the tables
   const Position inside = start_position(4, 1);  // 8 seeds
   std::uint64_t bytes = 0;
@@ -263,28 +270,42 @@ TEST(TablesInMemory, PrepareForFollowsTheRuleAtItsLimits) {
     const solver::DirectoryTables t(dir.path(), kKalah, 4);
     bytes = t.level_bytes(10);
     ASSERT_GT(bytes, 0u);
+    ASSERT_FALSE(t.any_compressed(10));
+    ASSERT_TRUE(solver::DirectoryTables(packed_dir.path(), kKalah, 4).any_compressed(10));
   }
   struct Case {
+    const TempDir* dir;
     Position root;
     solver::TablesInMemory mode;
     std::uint64_t physical;
+    std::uint64_t auto_min;
     int levels;  // in memory afterwards, -1 none; -2 refused
   };
   using enum solver::TablesInMemory;
+  constexpr std::uint64_t kDefaultMin = solver::DirectoryTables::kAutoCopyMinBytes;
   const Case cases[] = {
-      {above, Auto, 4 * bytes, 10},     {above, Auto, 4 * bytes - 1, -1}, {inside, Auto, 1ull << 40, -1},
-      {above, Yes, 2 * bytes, 10},      {above, Yes, 2 * bytes - 1, -2},  {inside, Yes, 1ull << 40, 8},
-      {above, No, 1ull << 40, -1},
+      {&dir, above, Auto, 4 * bytes, bytes, 10},
+      {&dir, above, Auto, 4 * bytes - 1, bytes, -1},
+      {&dir, above, Auto, 4 * bytes, bytes + 1, -1},
+      {&dir, above, Auto, 1ull << 40, kDefaultMin, -1},
+      {&dir, inside, Auto, 1ull << 40, 0, -1},
+      {&packed_dir, above, Auto, 4 * bytes, kDefaultMin, 10},
+      {&packed_dir, above, Auto, 4 * bytes - 1, kDefaultMin, -1},
+      {&dir, above, Yes, 2 * bytes, kDefaultMin, 10},
+      {&dir, above, Yes, 2 * bytes - 1, kDefaultMin, -2},
+      {&dir, inside, Yes, 1ull << 40, kDefaultMin, 8},
+      {&dir, above, No, 1ull << 40, 0, -1},
   };
   for (const Case& c : cases) {
-    solver::DirectoryTables t(dir.path(), kKalah, 4);
-    SCOPED_TRACE(format_position(c.root) + " mode " + std::to_string(int(c.mode)) + " of " + std::to_string(c.physical));
+    solver::DirectoryTables t(c.dir->path(), kKalah, 4);
+    SCOPED_TRACE(format_position(c.root) + " mode " + std::to_string(int(c.mode)) + " of " + std::to_string(c.physical) +
+                 " from " + std::to_string(c.auto_min) + (c.dir == &packed_dir ? " packed" : " raw"));
     if (c.levels == -2) {
-      expect_refused([&] { t.prepare_for(c.root, c.mode, c.physical); }, "more than half of the machine's");
+      expect_refused([&] { t.prepare_for(c.root, c.mode, c.physical, c.auto_min); }, "more than half of the machine's");
       EXPECT_EQ(t.levels_in_memory(), -1);
       continue;
     }
-    t.prepare_for(c.root, c.mode, c.physical);
+    t.prepare_for(c.root, c.mode, c.physical, c.auto_min);
     EXPECT_EQ(t.levels_in_memory(), c.levels);
     const tables::TableDirectory files(dir.path(), kKalah, 4);
     for (int k = 0; k <= t.levels_in_memory(); ++k) {

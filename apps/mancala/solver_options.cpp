@@ -13,7 +13,8 @@ void add_solver_options(po::options_description& desc, bool with_time_limit) {
       ("tables", po::value<std::string>(), "endgame table directory (from mancala build) to probe")
       ("tables-in-memory", po::value<std::string>()->default_value("auto"),
        "copy the --tables levels the search reads into memory first: yes, no, or auto (when the position is above "
-       "the tables and those levels take at most a quarter of the machine's memory)")
+       "the tables and those levels take at most a quarter of the machine's memory, and 1 GiB or more or some are "
+       "compressed)")
       ("level-tables", po::value<int>()->default_value(-1),
        "solve all boards with up to this many seeds by retrograde analysis first (-1: automatic)")
       ("deepening", po::value<int>()->default_value(solver::SolveOptions{}.deepening_depth),

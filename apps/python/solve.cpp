@@ -195,7 +195,8 @@ tables: an endgame table directory from `mancala build` (str, os.PathLike or
 a mancala.Tables), built for the state's ruleset and board width (ValueError
 otherwise).  tt_mb: the transposition table in MiB.  tables_in_memory: 'auto'
 (copy the levels the search reads into memory when the state is above the
-tables and they take at most a quarter of the machine's memory), 'yes'
+tables and they take at most a quarter of the machine's memory, and 1 GiB
+or more or some are compressed), 'yes'
 (always; ValueError past half of it) or 'no' (read the files in place); as
 the command line's --tables-in-memory.  The GIL is released while
 the solver runs; Ctrl-C stops it and raises KeyboardInterrupt.

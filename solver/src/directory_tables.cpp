@@ -40,7 +40,14 @@ void DirectoryTables::prepare_for(const Position& root, TablesInMemory mode) {
   prepare_for(root, mode, std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGE_SIZE)));
 }
 
-void DirectoryTables::prepare_for(const Position& root, TablesInMemory mode, std::uint64_t physical) {
+bool DirectoryTables::any_compressed(int top) const {
+  for (int k = 0; k <= std::min(top, tables_.max_seeds()); ++k)
+    if (!tables_.level(k).values()) return true;
+  return false;
+}
+
+void DirectoryTables::prepare_for(const Position& root, TablesInMemory mode, std::uint64_t physical,
+                                  std::uint64_t auto_min_bytes) {
   if (mode == TablesInMemory::No) return;
   const int top = std::min(root.board_seeds(), tables_.max_seeds());
   const std::uint64_t bytes = level_bytes(top);
@@ -48,7 +55,9 @@ void DirectoryTables::prepare_for(const Position& root, TablesInMemory mode, std
     throw InputError("tables in memory: levels 0.." + std::to_string(top) + " take " + std::to_string(bytes >> 20) +
                      " MiB, more than half of the machine's " + std::to_string(physical >> 20) +
                      " MiB (the limit of yes; auto would read them from the files)");
-  if (mode == TablesInMemory::Yes || (root.board_seeds() > tables_.max_seeds() && bytes <= physical / 4)) load_into_memory(top);
+  const bool auto_copies = root.board_seeds() > tables_.max_seeds() && bytes <= physical / 4 &&
+                           (bytes >= auto_min_bytes || any_compressed(top));
+  if (mode == TablesInMemory::Yes || auto_copies) load_into_memory(top);
 }
 
 }  // namespace mancala::solver

@@ -44,6 +44,8 @@ class DirectoryTables final : public EndgameTables {
 
   // Bytes of the values of levels 0..top (top <= max_seeds()).
   std::uint64_t level_bytes(int top) const;
+  // Whether any of levels 0..top is stored compressed.
+  bool any_compressed(int top) const;
   // Copies the values of levels 0..top into anonymous memory on huge pages
   // (decoding compressed levels, every block checked), for level_values().
   // A search above the tables reads them at random, one read a child: from a
@@ -53,15 +55,28 @@ class DirectoryTables final : public EndgameTables {
   // std::bad_alloc.  Not thread-safe: call it before a solve.
   void load_into_memory(int top);
   int levels_in_memory() const { return int(in_memory_.size()) - 1; }
+  // Auto copies raw levels only from this size up.  The copy lands on fresh
+  // memory, which the project's virtual machine backs at about 2 s a GiB:
+  // a Kalah(5,6) solve right after its build, two threads, took 5.5-5.8 s
+  // reading 131 MB of levels in place against 6.0-6.5 s copying them, and
+  // 2.5-2.6 s against 3.3-3.8 s with 472 MB; standard Kalah(6,5) with
+  // 1.25 GB of levels took 133.8 s copied against 159.5 s in place, its
+  // billion nodes' reads on 4 KiB pages costing far more than the copy
+  // (results/README.md, "Levels copied into memory only from 1 GiB").
+  static constexpr std::uint64_t kAutoCopyMinBytes = std::uint64_t(1) << 30;
   // Before a solve of `root`: loads the levels a search from it can reach
   // (0..its seeds) into memory when `mode` says so.  Auto: when the root is
-  // above the tables (a root inside them is one read) and those levels take
-  // at most a quarter of the machine's memory.  Yes: always, but throws
+  // above the tables (a root inside them is one read), those levels take
+  // at most a quarter of the machine's memory, and either some of them are
+  // compressed (in place, a compressed level is decoded a block a read) or
+  // they take at least kAutoCopyMinBytes.  Yes: always, but throws
   // InputError naming the sizes when they take more than half of it.
   void prepare_for(const Position& root, TablesInMemory mode);
   // The same rule against `physical_bytes` of memory in place of the
-  // machine's (tests reach the limits with it).
-  void prepare_for(const Position& root, TablesInMemory mode, std::uint64_t physical_bytes);
+  // machine's and `auto_min_bytes` in place of kAutoCopyMinBytes (tests
+  // reach the limits with them).
+  void prepare_for(const Position& root, TablesInMemory mode, std::uint64_t physical_bytes,
+                   std::uint64_t auto_min_bytes = kAutoCopyMinBytes);
 
  private:
   tables::TableDirectory tables_;
