@@ -59,10 +59,10 @@ class DirectoryTables final : public EndgameTables {
   // memory, which the project's virtual machine backs at about 2 s a GiB:
   // a Kalah(5,6) solve right after its build, two threads, took 5.5-5.8 s
   // reading 131 MB of levels in place against 6.0-6.5 s copying them, and
-  // 2.5-2.6 s against 3.3-3.8 s with 472 MB; standard Kalah(6,5) with
-  // 1.25 GB of levels took 133.8 s copied against 159.5 s in place, its
-  // billion nodes' reads on 4 KiB pages costing far more than the copy
-  // (results/README.md, "Levels copied into memory only from 1 GiB").
+  // 2.5-2.6 s against 3.3-3.8 s with 472 MB, the same user time either way;
+  // on standard Kalah(6,5) with 1.25 GB of levels, the copy saved 2-14% of
+  // the user time of a billion nodes' reads (results/README.md, "Levels
+  // copied into memory only from 1 GiB").
   static constexpr std::uint64_t kAutoCopyMinBytes = std::uint64_t(1) << 30;
   // Before a solve of `root`: loads the levels a search from it can reach
   // (0..its seeds) into memory when `mode` says so.  Auto: when the root is
