@@ -131,6 +131,12 @@ GameState state_at(const std::shared_ptr<const GameSpec>& game, const std::strin
 // conversion called both a TypeError of mismatched arguments).
 std::filesystem::path path_argument(const py::object& path);
 
+// A table directory argument (mancala.Tables(path), the solvers' tables=):
+// path_argument(), then FileNotFoundError when nothing is there and
+// NotADirectoryError when it is not a directory, with the tables' own
+// message, as Python's os.listdir would.
+std::filesystem::path table_directory_argument(const py::object& path);
+
 // "win", "draw" or "loss" for the player a value belongs to.
 const char* result_name(int value);
 

@@ -72,7 +72,7 @@ std::optional<std::filesystem::path> tables_dir(const py::object& tables) {
   if (!py::isinstance<py::str>(tables) && !py::isinstance<py::bytes>(tables) && !py::hasattr(tables, "__fspath__"))
     throw py::type_error("tables must be None, a directory (str or os.PathLike) or a mancala.Tables, not " +
                          std::string(py::str(py::type::of(tables).attr("__name__"))));
-  return path_argument(tables);
+  return table_directory_argument(tables);
 }
 
 // Runs `work(stop)` on another thread while this one waits without the GIL,
@@ -193,7 +193,8 @@ threads: search threads, 0 for every core this process may use
 (SLURM_CPUS_PER_TASK inside a Slurm task); values never depend on it.
 tables: an endgame table directory from `mancala build` (str, os.PathLike or
 a mancala.Tables), built for the state's ruleset and board width (ValueError
-otherwise).  tt_mb: the transposition table in MiB.  tables_in_memory: 'auto'
+otherwise; FileNotFoundError or NotADirectoryError when there is no such
+directory).  tt_mb: the transposition table in MiB.  tables_in_memory: 'auto'
 (copy the levels the search reads into memory when the state is above the
 tables and they take at most a quarter of the machine's memory, and 1 GiB
 or more or some are compressed), 'yes'

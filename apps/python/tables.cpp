@@ -8,6 +8,7 @@
 #include "bindings.hpp"
 #include "mancala/error.hpp"
 #include "mancala/probe.hpp"
+#include "mancala/tables/table_directory.hpp"
 
 MANCALA_PYTHON_REFUSE_UNINITIALISED(mancala::ProbeResult);
 
@@ -25,23 +26,31 @@ std::filesystem::path path_argument(const py::object& path) {
   return std::filesystem::path(s);
 }
 
+std::filesystem::path table_directory_argument(const py::object& path) {
+  const std::filesystem::path dir = path_argument(path);
+  std::error_code ec;
+  const std::filesystem::file_type type = std::filesystem::status(dir, ec).type();
+  const bool missing = type == std::filesystem::file_type::not_found;
+  if (missing || (!ec && type != std::filesystem::file_type::directory)) {
+    try {
+      tables::require_table_directory(dir);
+    } catch (const InputError& e) {
+      PyErr_SetString(missing ? PyExc_FileNotFoundError : PyExc_NotADirectoryError, e.what());
+      throw py::error_already_set();
+    }
+  }
+  return dir;
+}
+
 namespace {
 
-// Opens `dir`: FileNotFoundError (NotADirectoryError) when there is no such
-// directory, ValueError when it is not a table directory (no level 0, a
-// gap, a bad header), both with the prober's message.
+// Opens `dir` (from table_directory_argument()): ValueError with the
+// prober's message when it is not a table directory (no level 0, a gap, a
+// bad header).
 OpenTables open_tables(const std::filesystem::path& dir) {
   std::string error;
   std::unique_ptr<TableProber> prober = TableProber::open(dir, error);
-  if (!prober) {
-    std::error_code ec;
-    const bool exists = std::filesystem::exists(dir, ec);
-    if (!exists || !std::filesystem::is_directory(dir, ec)) {
-      PyErr_SetString(exists ? PyExc_NotADirectoryError : PyExc_FileNotFoundError, error.c_str());
-      throw py::error_already_set();
-    }
-    throw InputError(error);
-  }
+  if (!prober) throw InputError(error);
   return {dir, std::move(prober)};
 }
 
@@ -128,7 +137,7 @@ from the files.  FileNotFoundError (NotADirectoryError) when there is no such
 directory, ValueError when it is not a usable table directory.  A Tables can
 also be passed as solve()'s and analyze()'s tables.
 )doc")
-      .def(py::init([](const py::object& path) { return open_tables(path_argument(path)); }), py::arg("path"))
+      .def(py::init([](const py::object& path) { return open_tables(table_directory_argument(path)); }), py::arg("path"))
       .def("probe", &probe_state, py::arg("state"))
       .def("probe", &probe_text, py::arg("position"),
            R"doc(The value of a State (of the tables' ruleset) or of a position in
