@@ -5,7 +5,8 @@
 #    (one thread; any change to the search's order or pruning moves it);
 # 2. the payload hash of every level file of small Kalah, BrainKing, Oware
 #    and Congkak builds equals tests/pinned/table_hashes.txt (any change to a
-#    rule, the index or the value encoding moves one);
+#    rule, the index or the value encoding moves one; the builders' code for
+#    5- and 6-pit boards, compiled for their width, has builds of its own);
 # 3. with --with-published (release builds only: minutes under the
 #    sanitizers), Kalah(6,4) has its published values, +8 and +10 under the
 #    empty-capture rule (Irving, Donkers & Uiterwijk 2000), from 15-seed tables.
@@ -32,10 +33,14 @@ fi
 builds=(
   "--game kalah|4|12"
   "--game kalah --empty-capture|3|12"
+  "--game kalah --empty-capture|6|9"
+  "--game kalah|5|10"
   "--game brainking|4|11"
   "--game oware|4|10"
   "--game oware --grand-slam forbidden|3|10"
   "--game oware --grand-slam capture-all|3|10"
+  "--game oware|6|8"
+  "--game oware --grand-slam forbidden|5|8"
   "--game congkak|4|11"
   "--game congkak --capture needs-opposite|3|12"
 )
