@@ -62,12 +62,25 @@ struct CyclicLevelStats {
   std::uint64_t undecided = 0; // positions left at 0 (endless play or exit 0)
 };
 
+// Width > 0: every board has Width pits a side, and the compiler is told so,
+// as in the acyclic builder (level_values.hpp): the loops over the pits
+// unroll and the ruleset's move, inlined, is compiled for that width.
+// Width 0: any width.
+template <int Width>
+[[gnu::always_inline]] inline void assume_pits_per_side(const Position& p) {
+  if constexpr (Width > 0) {
+    if (p.m() != Width) __builtin_unreachable();
+  }
+}
+
 // Calls visit(predecessor) for every position q of the same level with a
 // legal, capture-free, game-continuing move that leads to `child`.
-// `child` is mover-relative (the opponent of q's mover to move).
-template <class R, class Visit>
-void for_each_in_level_predecessor(const Position& child, Visit&& visit) {
-  const int m = child.m();
+// `child` is mover-relative (the opponent of q's mover to move).  Width:
+// see assume_pits_per_side.
+template <class R, int Width = 0, class Visit>
+[[gnu::flatten]] void for_each_in_level_predecessor(const Position& child, Visit&& visit) {
+  assume_pits_per_side<Width>(child);
+  const int m = Width > 0 ? Width : child.m();
   const int pits = 2 * m;
   const int seeds = child.board_seeds();
   if (R::is_terminal(child)) return;  // a move into a terminal position ends the game
@@ -93,8 +106,10 @@ void for_each_in_level_predecessor(const Position& child, Visit&& visit) {
         visit(q);
         continue;
       }
+      assume_pits_per_side<Width>(q);
       if (R::is_terminal(q) || !((R::legal_moves(q) >> origin) & 1u)) continue;
       Position after = q;
+      assume_pits_per_side<Width>(after);
       const MoveResult res = R::play(after, origin);
       if (res.game_over || after.board_seeds() != seeds || after.pits != child.pits) continue;
       visit(q);
@@ -145,12 +160,16 @@ inline std::uint64_t working_bytes(std::uint64_t positions) { return positions *
 // every scan of a level's exits needs them: over(gain) for a move that
 // ends the game, exit(gain, child, child's seeds) for one whose child is in
 // a lower level, stay() for one that stays in the level.  Oware has no
-// extra turns, so a gain is the store difference's change.
-template <class R, class Over, class Exit, class Stay>
-void for_each_move(const Position& p, int k, Over&& over, Exit&& exit, Stay&& stay) {
+// extra turns, so a gain is the store difference's change.  Width: see
+// assume_pits_per_side.
+template <class R, int Width = 0, class Over, class Exit, class Stay>
+[[gnu::flatten]] void for_each_move(const Position& p, int k, Over&& over, Exit&& exit, Stay&& stay) {
+  assume_pits_per_side<Width>(p);
   for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
     Position c = p;
+    assume_pits_per_side<Width>(c);
     const MoveResult res = R::play(c, std::countr_zero(rest));
+    assume_pits_per_side<Width>(c);
     const int gain = move_gain(c, false, 0);
     if (res.game_over)
       over(gain);
@@ -165,7 +184,8 @@ void for_each_move(const Position& p, int k, Over&& over, Exit&& exit, Stay&& st
 // count of every position, into cells[rank - lo].  The exits' values are
 // looked up a batch at a time, after prefetching.  Adds half of hi - lo to
 // `done` (the scan is half of a level's work) and returns what it added.
-template <class R, class Lower>
+// Width: see assume_pits_per_side (2 * Width == index.pits()).
+template <class R, int Width = 0, class Lower>
 std::uint64_t scan_exits(const BoardIndex& index, int m, int k, const Lower& lower, std::uint64_t lo, std::uint64_t hi, Cell* cells,
                          std::atomic<std::uint64_t>* done) {
   Position blank;
@@ -193,10 +213,10 @@ std::uint64_t scan_exits(const BoardIndex& index, int m, int k, const Lower& low
           best[i] = finished_board_value(p);
           continue;
         }
-        for_each_move<R>(
+        for_each_move<R, Width>(
             p, k, [&](int delta) { best[i] = std::max(best[i], delta); },
             [&](int delta, const Position& c, int cs) {
-              const std::int8_t* v = lower(cs) + index.rank(c.pits.data(), cs);
+              const std::int8_t* v = lower(cs) + index.template rank_for_width<Width>(c.pits.data(), cs);
               __builtin_prefetch(v);
               exits.push_back({v, delta, std::uint32_t(i)});
             },
@@ -336,7 +356,9 @@ struct BuildStopped : std::exception {
 //
 // Updates are batched with prefetches because at a few hundred million
 // positions every one of them is a miss to memory.
-template <class R, class Lower>
+//
+// Width: see assume_pits_per_side (2 * Width == index.pits(); 0 for any).
+template <class R, int Width = 0, class Lower>
 std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int k, const Lower& lower,
                                             std::atomic<std::uint64_t>* done, CyclicLevelStats* stats = nullptr,
                                             const std::atomic<bool>* stop = nullptr, std::uint64_t frontier_list_limit = 0) {
@@ -353,7 +375,7 @@ std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int 
   Position blank;
   blank.pits_per_side = std::uint8_t(m);
 
-  reported += scan_exits<R>(index, m, k, lower, 0, size, cells.data(), done);
+  reported += scan_exits<R, Width>(index, m, k, lower, 0, size, cells.data(), done);
 
   // Expands the decided positions ranks[0..n) (marked with `mark`, which is
   // cleared) at threshold t: their predecessors' updates, a batch at a time
@@ -369,8 +391,8 @@ std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int 
         const Cell c = std::atomic_ref<Cell>(cells[rank]).fetch_and(Cell(~mark), std::memory_order_relaxed);
         index.unrank(rank, k, p.pits.data());
         const std::uint64_t child_wins = cell_value(c) > 0;
-        for_each_in_level_predecessor<R>(p, [&](const Position& q) {
-          const std::uint64_t qr = index.rank(q.pits.data(), k);
+        for_each_in_level_predecessor<R, Width>(p, [&](const Position& q) {
+          const std::uint64_t qr = index.template rank_for_width<Width>(q.pits.data(), k);
           __builtin_prefetch(&cells[qr], 1);
           updates.push_back(qr << 1 | child_wins);
         });

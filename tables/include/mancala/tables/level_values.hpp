@@ -311,8 +311,15 @@ class LevelValues {
     stats.seeds = k;
     stats.positions = index_.level_size(k);
     CyclicLevelStats cyclic;
-    adopt_next(solve_cyclic_level<R>(
-        index_, m_, k, [&](int seeds) { return levels_[std::size_t(seeds)].data; }, counter_, &cyclic, stop_));
+    const auto lower = [&](int seeds) { return levels_[std::size_t(seeds)].data; };
+    // Compiled for the board's width where that is 5 or 6 pits a side, as
+    // the acyclic builder is (assume_pits_per_side).
+    if (m_ == 6)
+      adopt_next(solve_cyclic_level<R, 6>(index_, m_, k, lower, counter_, &cyclic, stop_));
+    else if (m_ == 5)
+      adopt_next(solve_cyclic_level<R, 5>(index_, m_, k, lower, counter_, &cyclic, stop_));
+    else
+      adopt_next(solve_cyclic_level<R>(index_, m_, k, lower, counter_, &cyclic, stop_));
     stats.passes = cyclic.rounds;
     if (progress) progress(k, stats.passes);
     return stats;
