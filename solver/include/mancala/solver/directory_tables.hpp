@@ -60,7 +60,7 @@ class DirectoryTables final : public EndgameTables {
   // a Kalah(5,6) solve right after its build, two threads, took 5.5-5.8 s
   // reading 131 MB of levels in place against 6.0-6.5 s copying them, and
   // 2.5-2.6 s against 3.3-3.8 s with 472 MB, the same user time either way;
-  // on standard Kalah(6,5) with 1.25 GB of levels, the copy saved 2-14% of
+  // on standard Kalah(6,5) with 1.25 GB of levels, the copy saved 2-17% of
   // the user time of a billion nodes' reads (results/README.md, "Levels
   // copied into memory only from 1 GiB").
   static constexpr std::uint64_t kAutoCopyMinBytes = std::uint64_t(1) << 30;
