@@ -201,7 +201,11 @@ class LevelValues {
   static constexpr int kScanBatch = 16;
 
   // Boards of one tile: this many consecutive mover rows (of one row sum).
-  static constexpr int kTileRows = 64;
+  // One row a tile (the mover's row by the mover's row) made the parents'
+  // own cells a random write each and the build slower than in rank order;
+  // 16, 64, 256 and 1024 rows measured 256 the fastest (results/README.md,
+  // "The acyclic builder's scan in tiles").
+  static constexpr int kTileRows = 256;
 
   // The level in tiles: a tile is up to kTileRows mover rows R of one sum
   // a, consecutive in their own colex order, paired with every opponent row
