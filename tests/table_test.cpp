@@ -193,6 +193,25 @@ TEST(TableVerify, AcceptsABuildAndFindsAWrongValueWithAValidChecksum) {
   EXPECT_NE(damaged.problems[0].find("level_002.mtb"), std::string::npos) << damaged.problems[0];
 }
 
+// Every board of a level is re-derived, whatever order the verifier goes
+// through the level in (and on the widths it is compiled for, 5 and 6 pits
+// a side, as on any other): a value changed at any one position is found.
+TEST(TableVerify, FindsAWrongValueAtEveryPositionOfALevel) {
+  for (const auto& [m, k] : {std::pair{3, 5}, std::pair{5, 4}, std::pair{6, 3}}) {
+    TempDir dir{"mancala_table_test"};
+    tables::build_tables(dir.path(), kKalah, m, k);
+    ASSERT_TRUE(tables::check_tables(dir.path()).problems.empty());
+    const tables::MappedLevel level(tables::level_path(dir.path(), k), kKalah, m, k);
+    const std::vector<std::int8_t> good(level.values(), level.values() + level.size());
+    for (std::size_t r = 0; r < good.size(); ++r) {
+      std::vector<std::int8_t> values = good;
+      values[r] = std::int8_t(values[r] > 0 ? values[r] - 2 : values[r] + 2);
+      tables::write_level(dir.path(), kKalah, m, k, values);
+      EXPECT_FALSE(tables::check_tables(dir.path(), {}, k).problems.empty()) << m << " pits, level " << k << ", position " << r;
+    }
+  }
+}
+
 TEST(TableSummary, CountsEveryPositionOnce) {
   TempDir dir{"mancala_table_test"};
   tables::build_tables(dir.path(), kOware, 2, 6);

@@ -24,6 +24,8 @@
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
 #include "mancala/valuation.hpp"
+#include "mancala/tables/board_exits.hpp"
+#include "mancala/tables/level_tiles.hpp"
 
 namespace mancala::tables {
 
@@ -37,67 +39,90 @@ namespace {
 // Bellman re-derivation of level k: every value must be the best over its
 // moves of the store gain plus the child's value (sign by whose turn it is),
 // with the children read from the files themselves (levels 0..k, all
-// validated).  Children are looked up a batch at a time after prefetching:
-// at large levels each lookup misses the cache.  Returns the problem, or "".
-template <class R>
-std::string verify_level(const std::filesystem::path& dir, const DirectoryInfo& info, const BoardIndex& index,
-                         const std::vector<const std::int8_t*>& level_values, std::uint64_t size, int k) {
+// validated).  The level is gone through in tiles (level_tiles.hpp), so that
+// the children come in rank order, and a batch of boards is played before
+// any child is read, the children prefetched.  Width > 0: boards of Width
+// pits a side (the moves, ranks and row copies unroll).  Returns the
+// problem, or "".
+template <class R, int Width>
+std::string verify_level_of(const std::filesystem::path& dir, const DirectoryInfo& info, const BoardIndex& index,
+                            const std::vector<const std::int8_t*>& level_values, int k) {
   const std::int8_t* stored = level_values[std::size_t(k)];
-  constexpr std::uint64_t kBatch = 64;
-  {
-    std::atomic<std::uint64_t> first_bad{~std::uint64_t(0)};
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size, kBatch), [&](const tbb::blocked_range<std::uint64_t>& r) {
-      struct Child {
-        const std::int8_t* value;  // null when the move ended the game
-        int delta;
-        bool same_mover;
-        std::uint32_t position;
-      };
-      std::vector<Child> children;
-      std::array<int, kBatch> expect{};
-      Position p;
-      p.pits_per_side = std::uint8_t(info.pits_per_side);
-      index.unrank(r.begin(), k, p.pits.data());
-      for (std::uint64_t first = r.begin(); first < r.end(); first += kBatch) {
-        const std::uint64_t last = std::min<std::uint64_t>(r.end(), first + kBatch);
-        children.clear();
-        for (std::uint64_t rank = first; rank != last; ++rank, index.next(p.pits.data())) {
-          const std::size_t i = std::size_t(rank - first);
-          if (R::is_terminal(p)) {
-            expect[i] = finished_board_value(p);
-            continue;
-          }
+  constexpr std::size_t kBatch = 64;
+  const LevelTiles tiles(index, info.pits_per_side, k);
+  std::atomic<std::uint64_t> first_bad{~std::uint64_t(0)};
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tiles.size()), [&](const tbb::blocked_range<std::size_t>& r) {
+    struct Child {
+      const std::int8_t* value;  // null when the move ended the game
+      int delta;
+      bool same_mover;
+      std::uint32_t board;       // within the batch
+    };
+    std::vector<Child> children;
+    std::array<int, kBatch> expect{};
+    std::array<std::uint64_t, kBatch> ranks{};
+    std::size_t waiting = 0;
+    auto check_batch = [&] {
+      for (const Child& c : children) {
+        const int v = c.value ? int(*c.value) : 0;
+        expect[c.board] = std::max(expect[c.board], move_value(c.same_mover, c.delta, v));
+      }
+      for (std::size_t i = 0; i < waiting; ++i) {
+        if (expect[i] == stored[ranks[i]]) continue;
+        std::uint64_t cur = first_bad.load();
+        while (ranks[i] < cur && !first_bad.compare_exchange_weak(cur, ranks[i])) {
+        }
+      }
+      children.clear();
+      waiting = 0;
+    };
+    Position p;
+    p.pits_per_side = std::uint8_t(info.pits_per_side);
+    const auto never = [](std::uint64_t) { return false; };
+    for (std::size_t t = r.begin(); t != r.end(); ++t) {
+      // Flattened: GCC called the ruleset's play out of line here (22% of a
+      // 5-pit verify's samples), where the board's width is known.
+      tiles.for_each_board<Width>(t, p, never, [&](const Position& board, std::uint64_t rank) __attribute__((flatten)) {
+        const std::size_t i = waiting++;
+        ranks[i] = rank;
+        assume_board_width<Width>(board);
+        if (R::is_terminal(board)) {
+          expect[i] = finished_board_value(board);
+        } else {
           expect[i] = kBelowEveryValue;
-          for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
-            Position c = p;
+          for (MoveMask rest = R::legal_moves(board); rest; rest &= rest - 1) {
+            Position c = board;
+            assume_board_width<Width>(c);
             const MoveResult res = R::play(c, std::countr_zero(rest));
+            assume_board_width<Width>(c);
             const int delta = move_gain(c, res.extra_turn, 0);
             const std::int8_t* v = nullptr;
             if (!res.game_over) {
               const int cs = c.board_seeds();
-              v = level_values[std::size_t(cs)] + index.rank(c.pits.data(), cs);
+              v = level_values[std::size_t(cs)] + index.template rank_for_width<Width>(c.pits.data(), cs);
               __builtin_prefetch(v);
             }
             children.push_back({v, delta, res.extra_turn, std::uint32_t(i)});
           }
         }
-        for (const Child& c : children) {
-          const int v = c.value ? int(*c.value) : 0;
-          expect[c.position] = std::max(expect[c.position], move_value(c.same_mover, c.delta, v));
-        }
-        for (std::uint64_t rank = first; rank != last; ++rank) {
-          if (expect[std::size_t(rank - first)] == stored[rank]) continue;
-          std::uint64_t cur = first_bad.load();
-          while (rank < cur && !first_bad.compare_exchange_weak(cur, rank)) {
-          }
-        }
-      }
-    });
-    if (first_bad.load() != ~std::uint64_t(0))
-      return "table file " + level_path(dir, k).string() + ": level " + std::to_string(k) + " position " +
-             std::to_string(first_bad.load()) + " does not follow from its successors";
-  }
+        if (waiting == kBatch) check_batch();
+      });
+    }
+    check_batch();
+  });
+  if (first_bad.load() != ~std::uint64_t(0))
+    return "table file " + level_path(dir, k).string() + ": level " + std::to_string(k) + " position " +
+           std::to_string(first_bad.load()) + " does not follow from its successors";
   return "";
+}
+
+template <class R>
+std::string verify_level(const std::filesystem::path& dir, const DirectoryInfo& info, const BoardIndex& index,
+                         const std::vector<const std::int8_t*>& level_values, int k) {
+  std::string problem;
+  with_board_width(info.pits_per_side,
+                   [&](auto width) { problem = verify_level_of<R, decltype(width)::value>(dir, info, index, level_values, k); });
+  return problem;
 }
 
 }  // namespace
@@ -153,7 +178,7 @@ TableCheck check_tables(const std::filesystem::path& dir, const std::function<vo
       // of files alone (forged headers) could ask for an index that does not
       // fit in 64 bits, whereas sound files bound it by their own sizes.
       const BoardIndex index(2 * info.pits_per_side, k);
-      if (std::string problem = verify_level<decltype(R)>(dir, info, index, level_values, levels.back()->size(), k); !problem.empty())
+      if (std::string problem = verify_level<decltype(R)>(dir, info, index, level_values, k); !problem.empty())
         out.problems.push_back(std::move(problem));
     }
   });

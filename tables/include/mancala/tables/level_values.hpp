@@ -23,11 +23,9 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <bit>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -38,6 +36,7 @@
 #include "mancala/rules.hpp"
 #include "mancala/tables/board_index.hpp"
 #include "mancala/tables/cyclic_level.hpp"
+#include "mancala/tables/level_tiles.hpp"
 #include "mancala/tables/page_buffer.hpp"
 #include "mancala/tables/table_file.hpp"
 #include "mancala/tables/value_encoding.hpp"
@@ -200,45 +199,11 @@ class LevelValues {
   // scan in batches".
   static constexpr int kScanBatch = 16;
 
-  // Boards of one tile: this many consecutive mover rows (of one row sum).
-  // One row a tile (the mover's row by the mover's row) made the parents'
-  // own cells a random write each and the build slower than in rank order;
-  // 16, 64, 256 and 1024 rows measured 256 the fastest (results/README.md,
-  // "The acyclic builder's scan in tiles").
-  static constexpr int kTileRows = 256;
-
-  // The level in tiles: a tile is up to kTileRows mover rows R of one sum
-  // a, consecutive in their own colex order, paired with every opponent row
-  // O of sum k - a.  A board's rank is L(R) + H_a(O) (board_index.hpp: the
-  // bars inside the mover's row give L, the others H), so a tile's boards
-  // for one O are consecutive ranks, and the scan goes O by O, R by R.
-  // Why: a move (without an extra turn) hands the turn over, and the
-  // child's rank is then L(O') + H(R'), with R' fixed by R and the move and
-  // O' stepping through its rows in order as O does.  So each of a tile's
-  // rows and moves reads its children's values in rank order, from the
-  // cache, where the scan in rank order (the mover's row changing fastest)
-  // read nearly every child's value from a random place in memory.
-  template <int Width>
-  [[gnu::always_inline]] static void put_mover_row(Position& p, const std::array<std::uint8_t, kMaxPitsPerSide>& row) {
-    if constexpr (Width > 0) {
-      std::memcpy(p.pits.data(), row.data(), Width);
-    } else {
-      for (int i = 0; i < p.m(); ++i) p.pits[std::size_t(i)] = row[std::size_t(i)];
-    }
-  }
-
+  // The level in tiles (level_tiles.hpp), so that a tile's rows and moves
+  // read their children's values in rank order.
   template <int Width>
   void scan_acyclic(int k, std::vector<Value>& level) {
-    const BoardIndex rows(m_, k);
-    struct Tile {
-      int mover_seeds;
-      std::uint64_t first;  // the first mover row's rank among rows of mover_seeds seeds
-      int count;
-    };
-    std::vector<Tile> tiles;
-    for (int a = 0; a <= k; ++a)
-      for (std::uint64_t first = 0; first < rows.level_size(a); first += kTileRows)
-        tiles.push_back({a, first, int(std::min<std::uint64_t>(kTileRows, rows.level_size(a) - first))});
+    const LevelTiles tiles(index_, m_, k);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tiles.size()), [&](const tbb::blocked_range<std::size_t>& r) {
       Position p;
       p.pits_per_side = std::uint8_t(m_);
@@ -260,37 +225,19 @@ class LevelValues {
         }
         waiting = 0;
       };
-      // A row is copied as a whole array (of the widest row), not as m_
-      // bytes: a copy of run-time length is a call to memmove.
-      using Row = std::array<std::uint8_t, kMaxPitsPerSide>;
-      Row mover_rows[kTileRows];
+      const auto valued = [&](std::uint64_t rank) {
+        return std::atomic_ref<Value>(level[rank]).load(std::memory_order_relaxed) != kUnknownValue;
+      };
       std::uint64_t scanned = 0;
       for (std::size_t t = r.begin(); t != r.end(); ++t) {
         if (stop_ && stop_->load(std::memory_order_relaxed)) throw BuildStopped();
-        const Tile& tile = tiles[t];
-        mover_rows[0] = {};
-        rows.unrank(tile.first, tile.mover_seeds, mover_rows[0].data());
-        for (int i = 1; i < tile.count; ++i) {
-          mover_rows[i] = mover_rows[i - 1];
-          rows.next(mover_rows[i].data());
-        }
-        std::uint8_t* const opponent_row = p.pits.data() + m_;
-        rows.unrank(0, k - tile.mover_seeds, opponent_row);
-        do {
-          put_mover_row<Width>(p, mover_rows[0]);
-          const std::uint64_t base = index_.template rank_for_width<Width>(p.pits.data(), k);
-          for (int i = 0; i < tile.count; ++i) {
-            const std::uint64_t rank = base + std::uint64_t(i);
-            if (std::atomic_ref<Value>(level[rank]).load(std::memory_order_relaxed) != kUnknownValue) continue;
-            put_mover_row<Width>(p, mover_rows[i]);
-            Pending& b = batch[waiting++];
-            b.pos = p;
-            b.rank = rank;
-            b.moves = play_successors<Width>(b.pos, k, level, b.next);
-            if (waiting == kScanBatch) settle_batch();
-          }
-          scanned += std::uint64_t(tile.count);
-        } while (rows.next(opponent_row));
+        scanned += tiles.for_each_board<Width>(t, p, valued, [&](const Position& board, std::uint64_t rank) {
+          Pending& b = batch[waiting++];
+          b.pos = board;
+          b.rank = rank;
+          b.moves = play_successors<Width>(b.pos, k, level, b.next);
+          if (waiting == kScanBatch) settle_batch();
+        });
       }
       settle_batch();
       if (counter_) counter_->fetch_add(scanned, std::memory_order_relaxed);
