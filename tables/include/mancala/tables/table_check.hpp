@@ -51,7 +51,7 @@ DirectoryInfo describe_directory(const std::filesystem::path& dir);
 // checked (so a corrupt byte anywhere is still found), but their values are
 // taken on trust.  That is for a build that went on from levels already
 // verified, or tied to a published checksum list (compare_checksums()): the
-// re-derivation is the costly part, about half of a build's time.
+// re-derivation is the costly part (for Kalah, about as long as the build).
 struct TableCheck {
   std::vector<std::string> problems;  // empty: the tables are sound
   std::optional<DirectoryInfo> info;
