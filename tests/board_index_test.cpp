@@ -6,6 +6,7 @@
 
 #include "mancala/error.hpp"
 #include "mancala/tables/board_index.hpp"
+#include "mancala/tables/level_tiles.hpp"
 
 namespace mancala::tables {
 namespace {
@@ -161,6 +162,50 @@ TEST(BoardIndex, RanksAboveTwoToThe32RoundTrip) {
     index.unrank(size - 1, k, board.data());
     EXPECT_FALSE(index.next(board.data())) << "the last rank has no next";
   }
+}
+
+// The builder and the verifier go through a level in LevelTiles' order, so
+// a board the tiles skipped or gave twice would be missed by both: every
+// rank of the level comes exactly once, with its own board, at the run-time
+// width and at the compiled one, on levels with several tiles of one row sum
+// (more than LevelTiles::kRows mover rows) and with one.
+template <int Width>
+void expect_tiles_cover_the_level(int m, int k) {
+  const BoardIndex index(2 * m, k);
+  const LevelTiles tiles(index, m, k);
+  std::vector<int> seen(index.level_size(k), 0);
+  Position p;
+  p.pits_per_side = std::uint8_t(m);
+  std::uint64_t counted = 0;
+  for (std::size_t t = 0; t < tiles.size(); ++t)
+    counted += tiles.for_each_board<Width>(t, p, [](std::uint64_t) { return false; }, [&](const Position& board, std::uint64_t rank) {
+      ASSERT_LT(rank, seen.size());
+      ++seen[rank];
+      std::vector<std::uint8_t> expected(std::size_t(2 * m));
+      index.unrank(rank, k, expected.data());
+      EXPECT_TRUE(std::equal(expected.begin(), expected.end(), board.pits.begin())) << m << " pits, level " << k << ", rank " << rank;
+    });
+  EXPECT_EQ(counted, seen.size());
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), std::ptrdiff_t(seen.size())) << m << " pits, level " << k;
+  // skip() spares exactly the boards it names.
+  std::uint64_t visited = 0;
+  for (std::size_t t = 0; t < tiles.size(); ++t)
+    tiles.for_each_board<Width>(t, p, [](std::uint64_t rank) { return rank % 3 == 0; }, [&](const Position&, std::uint64_t rank) {
+      EXPECT_NE(rank % 3, 0u);
+      ++visited;
+    });
+  EXPECT_EQ(visited, seen.size() - (seen.size() + 2) / 3);
+}
+
+TEST(LevelTiles, VisitEveryRankOfALevelOnceWithItsBoard) {
+  // Rows of 6 pits with 8 seeds: C(13, 5) = 1287 > kRows, so that sum has
+  // several tiles; 5 pits with 9 seeds: C(13, 4) = 715.
+  static_assert(LevelTiles::kRows < 715);
+  expect_tiles_cover_the_level<0>(3, 7);
+  expect_tiles_cover_the_level<0>(6, 10);
+  expect_tiles_cover_the_level<6>(6, 10);
+  expect_tiles_cover_the_level<5>(5, 11);
+  expect_tiles_cover_the_level<0>(1, 4);
 }
 
 TEST(BoardIndex, RefusesIndexesBeyond64Bits) {
