@@ -229,9 +229,16 @@ class LevelValues {
         return std::atomic_ref<Value>(level[rank]).load(std::memory_order_relaxed) != kUnknownValue;
       };
       std::uint64_t scanned = 0;
-      for (std::size_t t = r.begin(); t != r.end(); ++t) {
+      // The stop is looked at every 4096 boards played, not only between
+      // tiles: a tile of a large level holds millions of boards.
+      std::uint32_t played = 0;
+      const auto look_at_stop = [&] {
         if (stop_ && stop_->load(std::memory_order_relaxed)) throw BuildStopped();
+      };
+      for (std::size_t t = r.begin(); t != r.end(); ++t) {
+        look_at_stop();
         scanned += tiles.for_each_board<Width>(t, p, valued, [&](const Position& board, std::uint64_t rank) {
+          if ((++played & 4095) == 0) look_at_stop();
           Pending& b = batch[waiting++];
           b.pos = board;
           b.rank = rank;
