@@ -24,7 +24,7 @@
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
 #include "mancala/valuation.hpp"
-#include "mancala/tables/board_exits.hpp"
+#include "mancala/tables/board_width.hpp"
 #include "mancala/tables/level_tiles.hpp"
 
 namespace mancala::tables {

@@ -8,38 +8,16 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <type_traits>
 
 #include "mancala/position.hpp"
 #include "mancala/rules.hpp"
 #include "mancala/valuation.hpp"
 #include "mancala/tables/board_index.hpp"
+#include "mancala/tables/board_width.hpp"
 #include "mancala/tables/exit_requests.hpp"
 #include "mancala/tables/value_encoding.hpp"
 
 namespace mancala::tables {
-
-// f(std::integral_constant<int, W>{}) with W = m for the common widths 5
-// and 6, else W = 0 (any width): code specialised by width knows the loop
-// bounds of the rows, the sowing and the rank (a Kalah 6-pit build of 15
-// seeds, one thread: 2.62 s -> 2.28 s, level_values.hpp).
-template <class F>
-void with_board_width(int m, F&& f) {
-  if (m == 6)
-    f(std::integral_constant<int, 6>{});
-  else if (m == 5)
-    f(std::integral_constant<int, 5>{});
-  else
-    f(std::integral_constant<int, 0>{});
-}
-
-// Tells the compiler that a board has Width pits a side (Width > 0).
-template <int Width>
-inline void assume_board_width(const Position& p) {
-  if constexpr (Width > 0) {
-    if (p.m() != Width) __builtin_unreachable();
-  }
-}
 
 // What value_board_exits() found: the best of the moves valued at once
 // (kBelowEveryValue: none), and the moves that stay in the level (bit a pit).

@@ -50,6 +50,7 @@
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
 #include "mancala/tables/board_index.hpp"
+#include "mancala/tables/board_width.hpp"
 #include "mancala/tables/page_buffer.hpp"
 #include "mancala/tables/value_encoding.hpp"
 #include "mancala/valuation.hpp"
@@ -62,24 +63,13 @@ struct CyclicLevelStats {
   std::uint64_t undecided = 0; // positions left at 0 (endless play or exit 0)
 };
 
-// Width > 0: every board has Width pits a side, and the compiler is told so,
-// as in the acyclic builder (level_values.hpp): the loops over the pits
-// unroll and the ruleset's move, inlined, is compiled for that width.
-// Width 0: any width.
-template <int Width>
-[[gnu::always_inline]] inline void assume_pits_per_side(const Position& p) {
-  if constexpr (Width > 0) {
-    if (p.m() != Width) __builtin_unreachable();
-  }
-}
-
 // Calls visit(predecessor) for every position q of the same level with a
 // legal, capture-free, game-continuing move that leads to `child`.
 // `child` is mover-relative (the opponent of q's mover to move).  Width:
-// see assume_pits_per_side.
+// see assume_board_width (board_width.hpp).
 template <class R, int Width = 0, class Visit>
 [[gnu::flatten]] void for_each_in_level_predecessor(const Position& child, Visit&& visit) {
-  assume_pits_per_side<Width>(child);
+  assume_board_width<Width>(child);
   const int m = Width > 0 ? Width : child.m();
   const int pits = 2 * m;
   const int seeds = child.board_seeds();
@@ -106,10 +96,10 @@ template <class R, int Width = 0, class Visit>
         visit(q);
         continue;
       }
-      assume_pits_per_side<Width>(q);
+      assume_board_width<Width>(q);
       if (R::is_terminal(q) || !((R::legal_moves(q) >> origin) & 1u)) continue;
       Position after = q;
-      assume_pits_per_side<Width>(after);
+      assume_board_width<Width>(after);
       const MoveResult res = R::play(after, origin);
       if (res.game_over || after.board_seeds() != seeds || after.pits != child.pits) continue;
       visit(q);
@@ -161,15 +151,15 @@ inline std::uint64_t working_bytes(std::uint64_t positions) { return positions *
 // ends the game, exit(gain, child, child's seeds) for one whose child is in
 // a lower level, stay() for one that stays in the level.  Oware has no
 // extra turns, so a gain is the store difference's change.  Width: see
-// assume_pits_per_side.
+// assume_board_width (board_width.hpp).
 template <class R, int Width = 0, class Over, class Exit, class Stay>
 [[gnu::flatten]] void for_each_move(const Position& p, int k, Over&& over, Exit&& exit, Stay&& stay) {
-  assume_pits_per_side<Width>(p);
+  assume_board_width<Width>(p);
   for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
     Position c = p;
-    assume_pits_per_side<Width>(c);
+    assume_board_width<Width>(c);
     const MoveResult res = R::play(c, std::countr_zero(rest));
-    assume_pits_per_side<Width>(c);
+    assume_board_width<Width>(c);
     const int gain = move_gain(c, false, 0);
     if (res.game_over)
       over(gain);
@@ -184,7 +174,7 @@ template <class R, int Width = 0, class Over, class Exit, class Stay>
 // count of every position, into cells[rank - lo].  The exits' values are
 // looked up a batch at a time, after prefetching.  Adds half of hi - lo to
 // `done` (the scan is half of a level's work) and returns what it added.
-// Width: see assume_pits_per_side (2 * Width == index.pits()).
+// Width: see assume_board_width (board_width.hpp) (2 * Width == index.pits()).
 template <class R, int Width = 0, class Lower>
 std::uint64_t scan_exits(const BoardIndex& index, int m, int k, const Lower& lower, std::uint64_t lo, std::uint64_t hi, Cell* cells,
                          std::atomic<std::uint64_t>* done) {
@@ -357,7 +347,7 @@ struct BuildStopped : std::exception {
 // Updates are batched with prefetches because at a few hundred million
 // positions every one of them is a miss to memory.
 //
-// Width: see assume_pits_per_side (2 * Width == index.pits(); 0 for any).
+// Width: see assume_board_width (board_width.hpp) (2 * Width == index.pits(); 0 for any).
 template <class R, int Width = 0, class Lower>
 std::vector<std::int8_t> solve_cyclic_level(const BoardIndex& index, int m, int k, const Lower& lower,
                                             std::atomic<std::uint64_t>* done, CyclicLevelStats* stats = nullptr,

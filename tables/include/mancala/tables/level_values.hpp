@@ -35,6 +35,7 @@
 #include "mancala/error.hpp"
 #include "mancala/rules.hpp"
 #include "mancala/tables/board_index.hpp"
+#include "mancala/tables/board_width.hpp"
 #include "mancala/tables/cyclic_level.hpp"
 #include "mancala/tables/level_tiles.hpp"
 #include "mancala/tables/page_buffer.hpp"
@@ -156,12 +157,7 @@ class LevelValues {
     // 5-pit 24-seed level took 4.0 s against 4.2 (results/README.md, "The
     // level being built on huge pages").
     std::vector<Value> level = vector_on_huge_pages(stats.positions, kUnknownValue);
-    if (m_ == 6)
-      scan_acyclic<6>(k, level);
-    else if (m_ == 5)
-      scan_acyclic<5>(k, level);
-    else
-      scan_acyclic<0>(k, level);
+    with_board_width(m_, [&](auto width) { scan_acyclic<decltype(width)::value>(k, level); });
     adopt_next(std::move(level));
     if (progress) progress(k, 1);
     return stats;
@@ -325,13 +321,10 @@ class LevelValues {
     CyclicLevelStats cyclic;
     const auto lower = [&](int seeds) { return levels_[std::size_t(seeds)].data; };
     // Compiled for the board's width where that is 5 or 6 pits a side, as
-    // the acyclic builder is (assume_pits_per_side).
-    if (m_ == 6)
-      adopt_next(solve_cyclic_level<R, 6>(index_, m_, k, lower, counter_, &cyclic, stop_));
-    else if (m_ == 5)
-      adopt_next(solve_cyclic_level<R, 5>(index_, m_, k, lower, counter_, &cyclic, stop_));
-    else
-      adopt_next(solve_cyclic_level<R>(index_, m_, k, lower, counter_, &cyclic, stop_));
+    // the acyclic builder is (board_width.hpp).
+    with_board_width(m_, [&](auto width) {
+      adopt_next(solve_cyclic_level<R, decltype(width)::value>(index_, m_, k, lower, counter_, &cyclic, stop_));
+    });
     stats.passes = cyclic.rounds;
     if (progress) progress(k, stats.passes);
     return stats;
