@@ -738,6 +738,37 @@ TEST_P(CliUserError, OneErrorLineExitStatus2) { expect_user_error(run_mancala(Ge
 
 INSTANTIATE_TEST_SUITE_P(Cases, CliUserError, testing::ValuesIn(user_error_cases()), case_name);
 
+// solve --search-stats: the counts in the JSON (their kinds add up to the
+// nodes, the same nodes as without the option) and as lines of text; no
+// counts without it.
+TEST(CliSolve, SearchStatsAddUpToTheNodes) {
+  const Args solve = {"solve", "--pits", "4", "--seeds", "3", "--tt-mb", "16", "--threads", "1"};
+  const json plain = run_json(solve);
+  EXPECT_FALSE(plain.contains("search_stats"));
+  Args with = solve;
+  with.push_back("--search-stats");
+  const json counted = run_json(with);
+  ASSERT_TRUE(counted.contains("search_stats")) << counted.dump();
+  EXPECT_EQ(counted["nodes"], plain["nodes"]);
+  EXPECT_EQ(counted["value"], plain["value"]);
+  const json& s = counted["search_stats"];
+  std::uint64_t sum = 0;
+  for (const char* k : {"terminal", "from_tables", "horizon", "repetition", "settled_by_entry", "interior", "abandoned"})
+    sum += s.at(k).get<std::uint64_t>();
+  EXPECT_EQ(sum, counted["nodes"].get<std::uint64_t>());
+  std::uint64_t by_seeds = 0;
+  for (const json& n : s.at("interior_by_seeds")) by_seeds += n.get<std::uint64_t>();
+  EXPECT_EQ(by_seeds, s.at("interior").get<std::uint64_t>());
+  for (const char* k : {"expected_cut", "expected_cut_failed_high", "expected_cut_first_child", "expected_all_failed_high",
+                        "with_entry_move", "entry_move_failed_high", "children_valued"})
+    EXPECT_TRUE(s.contains(k)) << k;
+
+  const RunResult text = run_mancala({"solve", "--pits", "4", "--seeds", "3", "--tt-mb", "16", "--search-stats"});
+  expect_success(text);
+  for (const char* line : {"nodes by kind", "expected cut", "expected all", "entry's move", "interior by seeds"})
+    EXPECT_NE(text.out.find(line), std::string::npos) << line << "\n" << text.out;
+}
+
 // Robustness: every proper prefix of a valid position is rejected cleanly.
 TEST(CliRobustness, EveryPrefixOfAPositionIsRejectedCleanly) {
   const std::string full = "12,0,3/4,5,6 7-8 n";

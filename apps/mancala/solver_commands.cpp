@@ -25,6 +25,53 @@ const char* kSolveSynopsis =
     "[--game G] [ruleset options] (--position P | [--pits m] [--seeds n]) [--moves LIST] [--threads T] [--tt-mb MB] "
     "[--tables DIR] [--time-limit S] [--quiet] [--json]";
 
+// --search-stats: what the nodes did, as JSON (interior_by_seeds[k]: the
+// interior nodes of boards holding k seeds).
+nlohmann::json search_stats_json(const solver::SearchStats& s) {
+  return {{"terminal", s.terminal},
+          {"from_tables", s.from_tables},
+          {"horizon", s.horizon},
+          {"repetition", s.repetition},
+          {"settled_by_entry", s.settled_by_entry},
+          {"interior", s.interior},
+          {"abandoned", s.abandoned},
+          {"expected_cut", s.expected_cut},
+          {"expected_cut_failed_high", s.expected_cut_failed_high},
+          {"expected_cut_first_child", s.expected_cut_first_child},
+          {"expected_all_failed_high", s.expected_all_failed_high},
+          {"with_entry_move", s.with_entry_move},
+          {"entry_move_failed_high", s.entry_move_failed_high},
+          {"children_valued", s.children_valued},
+          {"interior_by_seeds", s.interior_by_seeds}};
+}
+
+// The same as lines of text, with the shares a reader wants: how often a
+// node expected to cut off did, and on its first child.
+void print_search_stats(const solver::SearchStats& s, std::uint64_t nodes) {
+  auto share = [](std::uint64_t part, std::uint64_t whole) {
+    return whole ? " (" + fixed(100.0 * double(part) / double(whole), 1) + "%)" : std::string();
+  };
+  std::cout << "nodes by kind  terminal " << s.terminal << ", tables " << s.from_tables << ", horizon " << s.horizon
+            << ", repetition " << s.repetition << ", settled by entry " << s.settled_by_entry << share(s.settled_by_entry, nodes)
+            << ", interior " << s.interior << share(s.interior, nodes) << ", abandoned " << s.abandoned << "\n"
+            << "expected cut   " << s.expected_cut << ": failed high " << s.expected_cut_failed_high << share(s.expected_cut_failed_high, s.expected_cut)
+            << ", on the first child " << s.expected_cut_first_child << share(s.expected_cut_first_child, s.expected_cut_failed_high) << "\n"
+            << "expected all   " << s.interior - s.expected_cut << ": failed high " << s.expected_all_failed_high
+            << share(s.expected_all_failed_high, s.interior - s.expected_cut) << "\n"
+            << "entry's move   tried first at " << s.with_entry_move << ", failed high " << s.entry_move_failed_high
+            << share(s.entry_move_failed_high, s.with_entry_move) << "\n"
+            << "children       " << s.children_valued << " valued at interior nodes, "
+            << (s.interior ? fixed(double(s.children_valued) / double(s.interior), 2) : std::string("0")) << " a node\n"
+            << "interior by seeds ";
+  bool first = true;
+  for (std::size_t k = 0; k < s.interior_by_seeds.size(); ++k) {
+    if (!s.interior_by_seeds[k]) continue;
+    std::cout << (first ? "" : ", ") << k << ":" << s.interior_by_seeds[k];
+    first = false;
+  }
+  std::cout << "\n";
+}
+
 // "value in [lo, hi], testing >= g, test 12, 3.4M nodes at 2.1M/s, 5 s".
 // No time left is shown while searching: the null-window tests step toward
 // the value from a guess, so neither their number nor their cost is known
@@ -62,14 +109,19 @@ int cmd_solve(const Args& args) {
   add_game_options(desc, "kalah", true);
   add_solver_options(desc, true);
   po::options_description hidden;
+  desc.add_options()("search-stats", po::bool_switch(),
+                     "count what the search's nodes did (how they were settled, how often a node expected to cut off did, "
+                     "interior nodes by seeds); slower, with the same nodes");
   hidden.add_options()("test-stop-after-tests", po::value<int>(),
                        "test only: stop as --time-limit does once this many exact null-window tests have finished");
   po::variables_map vm;
   if (!parse_args("mancala solve", kSolveSynopsis, desc, args, vm, nullptr, &hidden)) return 0;
+  const bool stats = vm["search-stats"].as<bool>();
   const GameSetup g = game_setup(vm);
   std::optional<solver::DirectoryTables> tables;
   solver::SolveOptions options = solver_options(vm, g, tables);
   if (vm.count("test-stop-after-tests")) options.test_stop_after_tests = int(int_option(vm, "test-stop-after-tests", 0, 1000));
+  options.search_stats = stats;
   SolveStop stop(time_limit(vm));
   options.stop = stop.flag();
   const ThreadAllowance allowance(options.threads);
@@ -80,7 +132,7 @@ int cmd_solve(const Args& args) {
     // value was found before the stop.
     const bool exact = r.lower == r.upper;
     if (vm["json"].as<bool>()) {
-      print_json({{"position", format_position(g.position)},
+      nlohmann::json out{{"position", format_position(g.position)},
                   {"ruleset", g.rules.digest()},
                   {"complete", false},
                   {"stopped_by", options.test_stop_after_tests >= 0 ? std::string("test stop") : stop.reason()},
@@ -92,7 +144,9 @@ int cmd_solve(const Args& args) {
                   {"pv", r.pv},
                   {"nodes", r.nodes},
                   {"seconds", r.seconds},
-                  {"threads", options.threads}});
+                  {"threads", options.threads}};
+      if (stats) out["search_stats"] = search_stats_json(r.search_stats);
+      print_json(out);
     } else {
       std::cout << "position   " << format_position(g.position) << "  (" << g.rules.digest() << ")\n"
                 << "stopped    by " << (options.test_stop_after_tests >= 0 ? std::string("test stop") : stop.reason()) << " after " << seconds_text(r.seconds) << "\n"
@@ -101,6 +155,7 @@ int cmd_solve(const Args& args) {
                 << "best move  " << (r.best_move ? std::to_string(r.best_move) : std::string("none found yet"))
                 << (r.best_move ? (r.pv.empty() ? "  (the search's best so far, not proven)" : "  (proven)") : "") << "\n"
                 << "nodes      " << r.nodes << "\n";
+      if (stats) print_search_stats(r.search_stats, r.nodes);
     }
     return kStoppedStatus;
   }
@@ -113,7 +168,7 @@ int cmd_solve(const Args& args) {
                      {"depth", t.depth == solver::kExactDepth ? nlohmann::json("exact") : nlohmann::json(t.depth)},
                      {"nodes", t.nodes},
                      {"seconds", t.seconds}});
-    print_json({{"position", format_position(g.position)},
+    nlohmann::json out{{"position", format_position(g.position)},
                 {"ruleset", g.rules.digest()},
                 {"value", r.value},
                 {"result", result_name(r.value)},
@@ -128,7 +183,9 @@ int cmd_solve(const Args& args) {
                 {"complete", true},
                 {"threads", options.threads},
                 {"tt_mb", options.tt_megabytes},
-                {"tt_entries", r.tt_entries}});
+                {"tt_entries", r.tt_entries}};
+    if (stats) out["search_stats"] = search_stats_json(r.search_stats);
+    print_json(out);
     return 0;
   }
   std::cout << "position   " << format_position(g.position) << "  (" << g.rules.digest() << ")\n"
@@ -137,6 +194,7 @@ int cmd_solve(const Args& args) {
             << "pv         " << join(r.pv) << "\n"
             << "nodes      " << r.nodes << "\n"
             << "seconds    " << seconds_text(r.seconds) << "\n";
+  if (stats) print_search_stats(r.search_stats, r.nodes);
   return 0;
 }
 

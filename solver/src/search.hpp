@@ -39,14 +39,19 @@ struct PathEntry {
 // the compiler so (assume_width), which then unrolls the row loops, the
 // sowing and the rank: faster, with the same nodes (results/README.md,
 // "Move-ordering and search-parameter measurements").  Width 0 takes any.
-template <class R, int Width = 0>
+// Stats: the worker counts what its nodes did (SearchStats), and adds the
+// counts to the shared ones when it ends; a worker without compiles no count.
+template <class R, int Width = 0, bool Stats = false>
 class Worker {
  public:
   // Oware is the only ruleset whose in-level moves can come back to a position.
   static constexpr bool kCycles = R::game == Game::Oware;
 
   explicit Worker(SharedState& shared) : s_(shared) {}
-  ~Worker() { flush(); }
+  ~Worker() {
+    flush();
+    if constexpr (Stats) s_.add_stats(stats_);
+  }
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
@@ -65,23 +70,33 @@ class Worker {
       flush();
       if (should_stop()) {
         aborted_ = true;
-        return 0;
+        return abandon();
       }
     }
-    if (R::is_terminal(p)) return finished_board_value(p);
+    if (R::is_terminal(p)) {
+      count(&SearchStats::terminal);
+      return finished_board_value(p);
+    }
     if (ply >= kMaxPly)
       throw InputError("a line of play longer than " + std::to_string(kMaxPly) +
                        " plies without a repetition: this board is out of the search's reach without deeper endgame tables (mancala build, then --tables)");
     const int seeds = p.board_seeds();
     if (seeds <= s_.table_seeds) {
       int v;
-      if (s_.tables->probe(p, v)) return v;
+      if (s_.tables->probe(p, v)) {
+        count(&SearchStats::from_tables);
+        return v;
+      }
     }
-    if (depth == 0) return 0;
+    if (depth == 0) {
+      count(&SearchStats::horizon);
+      return 0;
+    }
     if constexpr (kCycles) {
       for (const PathEntry& e : path_)
         if (e.key == key && e.side == p.to_move) {
           tainted = true;
+          count(&SearchStats::repetition);
           return 0;
         }
     }
@@ -98,6 +113,7 @@ class Worker {
 
     Bounds b{-seeds, seeds, -1};
     s_.tt.probe(key, b, depth);
+    if (b.lower >= beta || b.upper <= alpha || b.lower == b.upper) count(&SearchStats::settled_by_entry);
     if (b.lower >= beta) return b.lower;
     if (b.upper <= alpha) return b.upper;
     if (b.lower == b.upper) return b.lower;
@@ -113,6 +129,8 @@ class Worker {
     int best_move = -1;
     int alpha_now = lo_window;
     std::uint64_t helper_nodes = 0;
+    int tried = 0;               // children valued one by one (Stats only)
+    bool first_refuted = false;  // the first of them refuted the node (Stats only)
     // True on a cut-off.  Inlined: as a call of its own it cost about 1% of
     // a solve's instructions.
     auto consider = [&](const Child& c) __attribute__((always_inline)) {
@@ -122,6 +140,9 @@ class Worker {
         best_move = c.pit;
       }
       alpha_now = std::max(alpha_now, v);
+      if constexpr (Stats) {
+        if (++tried == 1) first_refuted = alpha_now >= hi_window;
+      }
       return alpha_now >= hi_window;
     };
     bool cut = false;
@@ -137,7 +158,7 @@ class Worker {
     if (staged >= 0) {
       settle_child(kids[staged], table_value[staged]);
       cut = consider(kids[staged]);
-      if (aborted_) return 0;
+      if (aborted_) return abandon();
     }
     std::uint8_t seq[kMoves];
     const int n = cut ? 0 : order_children(p, staged, kids, table_value, played, seq, hi_window <= 0);
@@ -180,19 +201,23 @@ class Worker {
       const int alone = staged < 0 ? 2 : 1;
       for (; i < alone && i < n && !cut; ++i) {
         cut = consider(kids[seq[i]]);
-        if (aborted_) return 0;
+        if (aborted_) return abandon();
       }
     }
     if (split && !cut && n - i >= 2) {
       cut = search_in_parallel(kids, seq + i, n - i, alpha_now, hi_window, ply, child_depth, best, best_move, my_taint, helper_nodes);
-      if (aborted_) return 0;
+      if (aborted_) return abandon();
     } else {
       for (; i < n && !cut; ++i) {
         cut = consider(kids[seq[i]]);
-        if (aborted_) return 0;
+        if (aborted_) return abandon();
       }
     }
     if constexpr (kCycles) path_.pop_back();
+    if constexpr (Stats) {
+      stats_.children_valued += std::uint64_t(tried);
+      count_interior(seeds, hi_window <= 0, cut, first_refuted, staged >= 0, staged >= 0 && tried == 1 && cut);
+    }
 
     if (my_taint) {
       tainted = true;
@@ -220,6 +245,36 @@ class Worker {
   // in the cache already.  With tables of 15 or more seeds, everywhere.
   static constexpr int kPrefetchMinSeeds = 16;
   static constexpr int kMoves = Width > 0 ? Width : kMaxPitsPerSide;
+
+  // A node left unfinished because the solve stopped or a sibling above
+  // refuted a split (its value is never used).
+  int abandon() {
+    count(&SearchStats::abandoned);
+    return 0;
+  }
+
+  // One more node of a kind (SearchStats); nothing without Stats.
+  void count(std::uint64_t SearchStats::*kind) {
+    if constexpr (Stats) ++(stats_.*kind);
+  }
+
+  // An interior node: its seeds, whether its window expected a cut, whether
+  // it failed high (on its first child tried), whether its entry named a move
+  // and that move failed it high.  Its children were counted as they were valued.
+  void count_interior(int seeds, bool expect_cut, bool failed_high, bool on_first, bool entry_move, bool entry_move_high) {
+    ++stats_.interior;
+    if (std::size_t(seeds) >= stats_.interior_by_seeds.size()) stats_.interior_by_seeds.resize(std::size_t(seeds) + 1);
+    ++stats_.interior_by_seeds[std::size_t(seeds)];
+    if (expect_cut) {
+      ++stats_.expected_cut;
+      stats_.expected_cut_failed_high += failed_high;
+      stats_.expected_cut_first_child += on_first;
+    } else {
+      stats_.expected_all_failed_high += failed_high;
+    }
+    stats_.with_entry_move += entry_move;
+    stats_.entry_move_failed_high += entry_move_high;
+  }
 
   struct Child {
     // A union, so that the array of children is not zeroed at every node
@@ -417,6 +472,7 @@ class Worker {
         missing = true;
         continue;
       }
+      if constexpr (Stats) ++stats_.children_valued;
       tainted |= res[j].tainted;
       refuted |= res[j].value >= beta;
       if (res[j].value > best) {
@@ -446,15 +502,16 @@ class Worker {
   std::uint64_t local_nodes_ = 0;
   std::uint64_t flushed_ = 0;
   bool aborted_ = false;
+  SearchStats stats_;  // Stats only
 };
 
 // One null-window (or any-window) search of the root; with several threads
 // the search splits among them (Worker::search).  A search the caller
 // stopped (SolveOptions::stop) throws SearchStopped.
-template <class R, int Width>
+template <class R, int Width, bool Stats = false>
 int search_root_with(SharedState& shared, const Position& p, int alpha, int beta, int depth) {
   const std::uint64_t key = shared.key(p);
-  Worker<R, Width> w(shared);
+  Worker<R, Width, Stats> w(shared);
   bool tainted = false;
   const int v = w.search(p, key, alpha, beta, 0, depth, tainted);
   if (w.aborted()) throw SearchStopped();
@@ -462,9 +519,11 @@ int search_root_with(SharedState& shared, const Position& p, int alpha, int beta
 }
 
 // Six- and five-pit boards (Kalah's, Oware's and BrainKing's usual sizes)
-// get a worker compiled for their width.
+// get a worker compiled for their width; a solve that counts its nodes
+// (SharedState::stats) gets one of any width that counts.
 template <class R>
 int search_root(SharedState& shared, const Position& p, int alpha, int beta, int depth = kExactDepth) {
+  if (shared.stats) return search_root_with<R, 0, true>(shared, p, alpha, beta, depth);
   if (p.m() == 6 && shared.index.pits() == 12) return search_root_with<R, 6>(shared, p, alpha, beta, depth);
   if (p.m() == 5 && shared.index.pits() == 10) return search_root_with<R, 5>(shared, p, alpha, beta, depth);
   return search_root_with<R, 0>(shared, p, alpha, beta, depth);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "mancala/position.hpp"
@@ -59,6 +60,31 @@ struct SharedState {
   int split_above_tables;  // SolveOptions::parallel_split_above_tables
   const std::atomic<bool>* stop = nullptr;  // SolveOptions::stop
   std::atomic<std::uint64_t> nodes{0};
+  // SolveOptions::search_stats: the workers' counts are added here as each
+  // worker ends (null: not counted).
+  SearchStats* stats = nullptr;
+  std::mutex stats_mutex;
+
+  void add_stats(const SearchStats& w) {
+    const std::lock_guard lock(stats_mutex);
+    SearchStats& s = *stats;
+    s.terminal += w.terminal;
+    s.from_tables += w.from_tables;
+    s.horizon += w.horizon;
+    s.repetition += w.repetition;
+    s.settled_by_entry += w.settled_by_entry;
+    s.interior += w.interior;
+    s.abandoned += w.abandoned;
+    s.expected_cut += w.expected_cut;
+    s.expected_cut_failed_high += w.expected_cut_failed_high;
+    s.expected_cut_first_child += w.expected_cut_first_child;
+    s.expected_all_failed_high += w.expected_all_failed_high;
+    s.with_entry_move += w.with_entry_move;
+    s.entry_move_failed_high += w.entry_move_failed_high;
+    s.children_valued += w.children_valued;
+    if (s.interior_by_seeds.size() < w.interior_by_seeds.size()) s.interior_by_seeds.resize(w.interior_by_seeds.size());
+    for (std::size_t i = 0; i < w.interior_by_seeds.size(); ++i) s.interior_by_seeds[i] += w.interior_by_seeds[i];
+  }
 };
 
 }  // namespace mancala::solver::detail

@@ -200,6 +200,7 @@ struct Solver::Impl {
     tests = 0;
     table_top = -1;
     SolveResult result;
+    if (options.search_stats) shared.stats = &result.search_stats;
     // The solve's own arena holds its threads (the level-table build and the
     // searches run in it), so that two solvers, or a solve beside a table
     // build, never clamp each other as a process-wide limit would.

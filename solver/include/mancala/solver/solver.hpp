@@ -115,6 +115,11 @@ struct SolveOptions {
   // boards or a round of a level-table build, and returns what it has
   // proven (SolveResult::complete false).  Null: never stops early.
   const std::atomic<bool>* stop = nullptr;
+  // Count what the search's nodes did (SolveResult::search_stats): for
+  // measuring the move order and where the nodes are.  The search then runs
+  // a worker compiled for no fixed width: the same nodes and values, slower
+  // (so time a solve without it).
+  bool search_stats = false;
   // Tests only: stop as `stop` does just before exact test N + 1 would
   // start, so that a test can stop a solve at a chosen point (-1: never).
   int test_stop_after_tests = -1;
@@ -129,6 +134,33 @@ struct TestRecord {
   std::uint64_t nodes;
   double seconds;
   int depth;  // kExactDepth, or the depth of an iterative-deepening search
+};
+
+// What the search's nodes did, over a whole solve (the iterative deepening,
+// the exact tests and the principal variation's searches), when
+// SolveOptions::search_stats asks.  A node is one call of the search, as in
+// SolveResult::nodes; every node is in exactly one of the first seven
+// counts.  An interior node's window "expects a cut" when it
+// asks the mover for no gain from the board (the node usually fails high:
+// one refutation settles it); otherwise it expects to fail low (every child
+// is usually searched).
+struct SearchStats {
+  std::uint64_t terminal = 0;          // the game was over
+  std::uint64_t from_tables = 0;       // valued by an endgame-table probe
+  std::uint64_t horizon = 0;           // the deepening's cut-off depth reached: scored 0
+  std::uint64_t repetition = 0;        // Oware: the board repeats one on the line (scored 0)
+  std::uint64_t settled_by_entry = 0;  // the transposition table's bounds decided it
+  std::uint64_t interior = 0;          // the node valued its children
+  std::uint64_t abandoned = 0;         // left unfinished: the solve stopped, or a sibling refuted a split above
+  std::uint64_t expected_cut = 0;            // interior nodes expecting a cut
+  std::uint64_t expected_cut_failed_high = 0;  // ... that failed high
+  std::uint64_t expected_cut_first_child = 0;  // ... on the first child tried
+  std::uint64_t expected_all_failed_high = 0;  // interior nodes expecting to fail low that failed high
+  std::uint64_t with_entry_move = 0;     // interior nodes whose entry named a move, tried first
+  std::uint64_t entry_move_failed_high = 0;  // ... that failed high on it
+  std::uint64_t children_valued = 0;     // children given a value at interior nodes (searched, known, or bounded by their seeds)
+  // Interior nodes by the seeds on their board (index: seeds).
+  std::vector<std::uint64_t> interior_by_seeds;
 };
 
 struct SolveResult {
@@ -152,6 +184,8 @@ struct SolveResult {
   // Entries the transposition table held for this solve (its layout depends
   // on the board: TranspositionTable::configure).
   std::uint64_t tt_entries = 0;
+  // Filled when SolveOptions::search_stats asked for it.
+  SearchStats search_stats;
 };
 
 struct MoveValue {
