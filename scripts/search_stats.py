@@ -36,7 +36,7 @@ def commit():
 def shown_command(args):
     """The solve's arguments as a reader can rerun them: the table directory
     (a path on the machine that ran it) written as T."""
-    out = ["mancala"]
+    out = ["mancala", "solve"]
     hide = False
     for a in args:
         out.append("T" if hide else a)
@@ -69,7 +69,7 @@ def record(label, path, mancala, *args):
     data["records"] = [x for x in data["records"] if x["label"] != label]
     data["records"].append({
         "label": label,
-        "command": shown_command(args[1:]),
+        "command": shown_command(args[1:]),  # args[0] is "solve"
         "commit": commit(),
         "date": datetime.date.today().isoformat(),
         "position": r["position"],
@@ -125,7 +125,7 @@ def plot(path, png):
     right.set_ylim(0, 125)
     right.set_ylabel("% of the solve's nodes")
     right.set_title("How the nodes were settled")
-    right.legend(fontsize=8, loc="lower right")
+    right.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     right.tick_params(axis="x", labelsize=8)
     fig.suptitle("mancala solve --search-stats (" + ", ".join(sorted({r['commit'] for r in records})) + ")", fontsize=9)
     fig.tight_layout()

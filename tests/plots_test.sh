@@ -4,9 +4,12 @@
 # plot_tables.py adds the MPI ranks panel exactly when an MPI scaling CSV
 # (columns: results/README.md) is there, and refuses one without the needed
 # columns.  Skipped (77) when Debian's python3 has no matplotlib.
-#   tests/plots_test.sh SOURCE_DIR
+# search_stats.py records a solve's counts (the table directory written as
+# T, never its path) and draws the committed records.
+#   tests/plots_test.sh SOURCE_DIR MANCALA
 set -uo pipefail
 src=$1
+mancala=$2
 py=/usr/bin/python3
 "$py" -c 'import matplotlib' 2>/dev/null || { echo "SKIP: /usr/bin/python3 has no matplotlib (scripts/setup.sh)"; exit 77; }
 work=$(mktemp -d)
@@ -90,4 +93,33 @@ is_png "$work/congkak_opening.png" || fail "congkak_opening.png is not a PNG"
 printf 'game,pits,ranks\nkalah,6,2\n' >"$work/bad.csv"
 "$py" "$src/scripts/plot_tables.py" --results "$work/res" --mpi "$work/bad.csv" 2>"$work/err" && fail "bad MPI CSV accepted"
 grep -q "lacks the columns max_seeds, threads_per_rank, positions, seconds" "$work/err" || fail "bad MPI CSV: $(cat "$work/err")"
+# search_stats.py: a record of a small solve with tables (its directory
+# written as T), a second label kept beside it and the same label replaced;
+# the committed records drawn; a file without records refused.
+"$mancala" build --pits 3 --max-seeds 4 --out "$work/t3" --quiet >/dev/null || fail "mancala build"
+stats=$work/stats.json
+for label in a b a; do
+  "$py" "$src/scripts/search_stats.py" record "$label" "$stats" "$mancala" solve --pits 3 --seeds 3 --tables "$work/t3" --threads 1 --tt-mb 4 \
+    >"$work/out" 2>"$work/err" || fail "search_stats.py record: $(cat "$work/err")"
+done
+grep -q "^a: [0-9]* nodes; interior" "$work/out" || fail "search_stats.py record's summary: $(cat "$work/out")"
+"$py" - "$stats" "$work" <<'PY' || fail "search_stats.py record's file"
+import json, sys
+records = json.load(open(sys.argv[1]))["records"]
+assert [r["label"] for r in records] == ["b", "a"], [r["label"] for r in records]
+r = records[-1]
+assert r["command"] == "mancala solve --pits 3 --seeds 3 --tables T --threads 1 --tt-mb 4 --search-stats --json", r["command"]
+assert sys.argv[2] not in json.dumps(records), "a path of the machine recorded"
+s = r["search_stats"]
+kinds = ["terminal", "from_tables", "horizon", "repetition", "settled_by_entry", "interior", "abandoned"]
+assert sum(s[k] for k in kinds) == r["nodes"], (s, r["nodes"])
+assert r["level_tables"] == 4 and r["value"] is not None
+PY
+"$py" "$src/scripts/search_stats.py" record c "$stats" "$mancala" show 2>"$work/err" && fail "search_stats.py record of another command"
+grep -q "must be MANCALA solve" "$work/err" || fail "search_stats.py record of another command: $(cat "$work/err")"
+"$py" "$src/scripts/search_stats.py" plot "$src/results/search_stats.json" "$work/search_stats.png" 2>"$work/err" || fail "search_stats.py plot: $(cat "$work/err")"
+is_png "$work/search_stats.png" || fail "search_stats.png is not a PNG"
+echo '{"records": []}' >"$work/no_stats.json"
+"$py" "$src/scripts/search_stats.py" plot "$work/no_stats.json" "$work/none.png" 2>"$work/err" && fail "a file without records drawn"
+grep -q "no records" "$work/err" || fail "a file without records: $(cat "$work/err")"
 echo "1 passed, 0 failed"
