@@ -5,7 +5,7 @@
       runs `MANCALA solve ARGS... --search-stats --json --quiet` and stores its
       counts in RESULTS.json under LABEL (replacing an older record of that
       label), with the command (the --tables directory written as T), the
-      commit and the time.  Prints the shares a reader looks at first.
+      commit the binary was built at and the time.  Prints the shares a reader looks at first.
   /usr/bin/python3 scripts/search_stats.py plot RESULTS.json PNG
       draws every record: interior nodes by the seeds on their board (left),
       and how the nodes were settled (right).
@@ -70,7 +70,7 @@ def record(label, path, mancala, *args):
     data["records"].append({
         "label": label,
         "command": shown_command(args[1:]),  # args[0] is "solve"
-        "commit": commit(),
+        "commit": r.get("commit") or commit(),  # the binary's own, else the checkout's
         "date": datetime.date.today().isoformat(),
         "position": r["position"],
         "ruleset": r["ruleset"],
