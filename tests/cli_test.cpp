@@ -765,8 +765,18 @@ TEST(CliSolve, SearchStatsAddUpToTheNodes) {
 
   const RunResult text = run_mancala({"solve", "--pits", "4", "--seeds", "3", "--tt-mb", "16", "--search-stats"});
   expect_success(text);
-  for (const char* line : {"nodes by kind", "expected cut", "expected all", "entry's move", "interior by seeds"})
+  for (const char* line : {"nodes by kind", "expected cut", "expected all", "entry's move", "interior by seeds "})
     EXPECT_NE(text.out.find(line), std::string::npos) << line << "\n" << text.out;
+  // The root (24 seeds) is an interior node, the last listed.
+  EXPECT_NE(text.out.find(", 24:"), std::string::npos) << text.out;
+
+  // A finished game searches no node: every count 0, no seeds listed.
+  const RunResult over = run_mancala({"solve", "--position", "0,0/0,0 2-2 s", "--search-stats"});
+  expect_success(over);
+  EXPECT_NE(over.out.find("interior by seeds none\n"), std::string::npos) << over.out;
+  const json none = run_json({"solve", "--position", "0,0/0,0 2-2 s", "--search-stats"});
+  EXPECT_EQ(none["search_stats"]["interior"], 0);
+  EXPECT_TRUE(none["search_stats"]["interior_by_seeds"].empty());
 }
 
 // Robustness: every proper prefix of a valid position is rejected cleanly.

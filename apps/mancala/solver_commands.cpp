@@ -69,7 +69,7 @@ void print_search_stats(const solver::SearchStats& s, std::uint64_t nodes) {
     std::cout << (first ? "" : ", ") << k << ":" << s.interior_by_seeds[k];
     first = false;
   }
-  std::cout << "\n";
+  std::cout << (first ? "none" : "") << "\n";
 }
 
 // "value in [lo, hi], testing >= g, test 12, 3.4M nodes at 2.1M/s, 5 s".
