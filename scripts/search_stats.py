@@ -109,7 +109,7 @@ def plot(path, png):
     left.grid(True, which="both", alpha=0.3)
     left.legend(fontsize=8)
 
-    labels = [r["label"] for r in records]
+    labels = [r["label"].replace(", ", "\n").replace(" empty capture", "\nempty capture") for r in records]
     bottom = [0.0] * len(records)
     for kind in KINDS:
         shares = [100.0 * r["search_stats"][kind] / r["nodes"] if r["nodes"] else 0 for r in records]
@@ -119,8 +119,9 @@ def plot(path, png):
         bottom = [b + s for b, s in zip(bottom, shares)]
     for i, r in enumerate(records):
         s = r["search_stats"]
-        first = 100.0 * s["expected_cut_first_child"] / s["expected_cut"] if s["expected_cut"] else 0
-        right.text(i, 101, f"{r['nodes'] / 1e6:.1f} M nodes\ncut on 1st child:\n{first:.1f}% of expected cuts",
+        high = 100.0 * s["expected_cut_failed_high"] / s["expected_cut"] if s["expected_cut"] else 0
+        first = 100.0 * s["expected_cut_first_child"] / s["expected_cut_failed_high"] if s["expected_cut_failed_high"] else 0
+        right.text(i, 101, f"{r['nodes'] / 1e6:.1f} M nodes\nexpected cuts: {high:.1f}% cut,\n{first:.1f}% of those on the 1st child",
                    ha="center", va="bottom", fontsize=7)
     right.set_ylim(0, 125)
     right.set_ylabel("% of the solve's nodes")
