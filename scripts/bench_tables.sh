@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Table-build figures, measured side by side in one run: each ruleset's
 # 6-pit levels 0..K built with 1 thread and with 2 threads (wall time, peak
-# memory, byte-identical check), then verified, and the per-level statistics
-# of the build (positions, win/draw/loss, histogram, payload hash) as JSON.
+# memory, byte-identical check), then verified with as many threads, and the
+# per-level statistics of the build (positions, win/draw/loss, histogram, payload hash) as JSON.
 #   scripts/bench_tables.sh [KALAH_K] [OWARE_K] [TMPDIR]
 # Writes results/tables_build.csv and results/tables_<ruleset>_6pits.json.
 set -euo pipefail
@@ -31,7 +31,7 @@ for spec in "kalah $kalah_k" "oware $oware_k"; do
     rate=$(python3 -c "print(int($positions/$seconds) if $seconds > 0 else 0)")
     rss=$(( $(tail -1 "$tmp/rss") / 1024 ))
     vstart=$(date +%s.%N)
-    $mancala verify "$dir" --quiet >/dev/null
+    $mancala verify "$dir" --threads "$threads" --quiet >/dev/null
     vsec=$(python3 -c "import time; print(round(time.time()-$vstart,2))")
     same=yes
     if [ "$threads" = 2 ]; then
