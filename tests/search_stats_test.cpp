@@ -167,4 +167,32 @@ TEST(SearchStats, TheMoveOrdersCountsDifferOnARealSolve) {
   EXPECT_GT(st.children_valued, st.interior);
 }
 
+// Adding counts sums every field, and the seeds' list grows to the longer.
+TEST(SearchStats, AddSumsEveryCount) {
+  solver::SearchStats a, b;
+  std::uint64_t solver::SearchStats::*fields[] = {
+      &solver::SearchStats::terminal, &solver::SearchStats::from_tables, &solver::SearchStats::horizon,
+      &solver::SearchStats::repetition, &solver::SearchStats::settled_by_entry, &solver::SearchStats::interior,
+      &solver::SearchStats::abandoned, &solver::SearchStats::expected_cut, &solver::SearchStats::expected_cut_failed_high,
+      &solver::SearchStats::expected_cut_first_child, &solver::SearchStats::expected_all_failed_high,
+      &solver::SearchStats::with_entry_move, &solver::SearchStats::entry_move_failed_high, &solver::SearchStats::children_valued};
+  std::uint64_t k = 1;
+  for (auto f : fields) {
+    a.*f = k;
+    b.*f = 100 * k;
+    ++k;
+  }
+  a.interior_by_seeds = {1, 2};
+  b.interior_by_seeds = {10, 20, 30};
+  a.add(b);
+  k = 1;
+  for (auto f : fields) {
+    EXPECT_EQ(a.*f, 101 * k) << "field " << k;
+    ++k;
+  }
+  EXPECT_EQ(a.interior_by_seeds, (std::vector<std::uint64_t>{11, 22, 30}));
+  b.add(solver::SearchStats{});
+  EXPECT_EQ(b.interior_by_seeds, (std::vector<std::uint64_t>{10, 20, 30}));
+}
+
 }  // namespace

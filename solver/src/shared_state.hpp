@@ -67,23 +67,7 @@ struct SharedState {
 
   void add_stats(const SearchStats& w) {
     const std::lock_guard lock(stats_mutex);
-    SearchStats& s = *stats;
-    s.terminal += w.terminal;
-    s.from_tables += w.from_tables;
-    s.horizon += w.horizon;
-    s.repetition += w.repetition;
-    s.settled_by_entry += w.settled_by_entry;
-    s.interior += w.interior;
-    s.abandoned += w.abandoned;
-    s.expected_cut += w.expected_cut;
-    s.expected_cut_failed_high += w.expected_cut_failed_high;
-    s.expected_cut_first_child += w.expected_cut_first_child;
-    s.expected_all_failed_high += w.expected_all_failed_high;
-    s.with_entry_move += w.with_entry_move;
-    s.entry_move_failed_high += w.entry_move_failed_high;
-    s.children_valued += w.children_valued;
-    if (s.interior_by_seeds.size() < w.interior_by_seeds.size()) s.interior_by_seeds.resize(w.interior_by_seeds.size());
-    for (std::size_t i = 0; i < w.interior_by_seeds.size(); ++i) s.interior_by_seeds[i] += w.interior_by_seeds[i];
+    stats->add(w);
   }
 };
 

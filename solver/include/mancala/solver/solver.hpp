@@ -161,6 +161,27 @@ struct SearchStats {
   std::uint64_t children_valued = 0;     // children given a value at interior nodes (searched, known, or bounded by their seeds)
   // Interior nodes by the seeds on their board (index: seeds).
   std::vector<std::uint64_t> interior_by_seeds;
+
+  // Adds another's counts (each worker's, as it ends): here, beside the
+  // fields, so that a new count is summed too.
+  void add(const SearchStats& o) {
+    terminal += o.terminal;
+    from_tables += o.from_tables;
+    horizon += o.horizon;
+    repetition += o.repetition;
+    settled_by_entry += o.settled_by_entry;
+    interior += o.interior;
+    abandoned += o.abandoned;
+    expected_cut += o.expected_cut;
+    expected_cut_failed_high += o.expected_cut_failed_high;
+    expected_cut_first_child += o.expected_cut_first_child;
+    expected_all_failed_high += o.expected_all_failed_high;
+    with_entry_move += o.with_entry_move;
+    entry_move_failed_high += o.entry_move_failed_high;
+    children_valued += o.children_valued;
+    if (interior_by_seeds.size() < o.interior_by_seeds.size()) interior_by_seeds.resize(o.interior_by_seeds.size());
+    for (std::size_t i = 0; i < o.interior_by_seeds.size(); ++i) interior_by_seeds[i] += o.interior_by_seeds[i];
+  }
 };
 
 struct SolveResult {
