@@ -770,6 +770,23 @@ TEST(CliSolve, SearchStatsAddUpToTheNodes) {
   // The root (24 seeds) is an interior node, the last listed.
   EXPECT_NE(text.out.find(", 24:"), std::string::npos) << text.out;
 
+  // A stopped solve (status 4) reports what it counted, in JSON and text.
+  Args stopped = with;
+  for (const char* a : {"--test-stop-after-tests", "1", "--json"}) stopped.push_back(a);
+  const RunResult cut = run_mancala(stopped);
+  EXPECT_EQ(cut.exit_code, 4) << describe(cut);
+  const json partial = json::parse(cut.out, nullptr, false);
+  ASSERT_TRUE(partial.is_object() && partial.contains("search_stats")) << cut.out;
+  EXPECT_FALSE(partial["complete"].get<bool>());
+  std::uint64_t partial_sum = 0;
+  for (const char* k : {"terminal", "from_tables", "horizon", "repetition", "settled_by_entry", "interior", "abandoned"})
+    partial_sum += partial["search_stats"].at(k).get<std::uint64_t>();
+  EXPECT_EQ(partial_sum, partial["nodes"].get<std::uint64_t>());
+  stopped.pop_back();
+  const RunResult cut_text = run_mancala(stopped);
+  EXPECT_EQ(cut_text.exit_code, 4) << describe(cut_text);
+  EXPECT_NE(cut_text.out.find("nodes by kind"), std::string::npos) << cut_text.out;
+
   // A finished game searches no node: every count 0, no seeds listed.
   const RunResult over = run_mancala({"solve", "--position", "0,0/0,0 2-2 s", "--search-stats"});
   expect_success(over);
