@@ -12,6 +12,7 @@
 #include <bit>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "mancala/error.hpp"
@@ -502,7 +503,10 @@ class Worker {
   std::uint64_t local_nodes_ = 0;
   std::uint64_t flushed_ = 0;
   bool aborted_ = false;
-  SearchStats stats_;  // Stats only
+  // The counts of a worker with Stats; an empty member, taking no room,
+  // in one without (every use is under `if constexpr (Stats)`).
+  struct NoStats {};
+  [[no_unique_address]] std::conditional_t<Stats, SearchStats, NoStats> stats_;
 };
 
 // One null-window (or any-window) search of the root; with several threads
