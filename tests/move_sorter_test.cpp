@@ -1,5 +1,6 @@
 // The search's move order (solver/src/move_sorter.hpp): the sorting network
-// sorts like std::sort, and the order score keeps the documented priorities.
+// sorts like std::sort, and the order score keeps the documented priorities,
+// with each ruleset's weights.
 // The order never decides a value, so the solver's oracle tests cannot see a
 // mistake in it; these tests can.
 #include "move_sorter.hpp"
@@ -16,9 +17,13 @@ namespace {
 
 using mancala::kMaxPitsPerSide;
 using mancala::kMaxSeeds;
+using mancala::solver::detail::kDefaultOrder;
+using mancala::solver::detail::kEmptyCaptureOrder;
 using mancala::solver::detail::MoveSorter;
+using mancala::solver::detail::NodeWeights;
 using mancala::solver::detail::OrderChild;
 using mancala::solver::detail::OrderNode;
+using mancala::solver::detail::OrderWeights;
 
 // Every sequence of n keys drawn from n values: every permutation of n
 // distinct keys and every pattern of ties among them.  Stops at the first
@@ -88,9 +93,12 @@ std::vector<int> sorted_sequence(const std::vector<int>& order) {
   return std::vector<int>(seq, seq + order.size());
 }
 
+// The heaviest weights of a reply and a seed of material in any order.
+constexpr int kMostPerReply = 24;
+constexpr int kMostPerSeedOfMaterial = 6;
 // The extremes of the orders the search can produce.
-constexpr int kLowest = -kMaxSeeds * MoveSorter::kPerSeedOfGain - MoveSorter::kPerReply * kMaxPitsPerSide -
-                        MoveSorter::kPerSeedOfMaterial * kMaxSeeds;
+constexpr int kLowest = -kMaxSeeds * MoveSorter::kPerSeedOfGain - kMostPerReply * kMaxPitsPerSide -
+                        kMostPerSeedOfMaterial * kMaxSeeds;
 constexpr int kHighest = MoveSorter::kExact + kMaxSeeds * MoveSorter::kPerSeedOfGain + kMaxPitsPerSide;
 
 TEST(MoveSorter, SortGivesIndexesByOrderThenIndex) {
@@ -152,29 +160,82 @@ OrderChild worst_unknown() {
 }
 
 constexpr OrderNode kNodes[] = {{false, false}, {false, true}, {true, false}, {true, true}};
+const OrderWeights* const kOrders[] = {&kDefaultOrder, &kEmptyCaptureOrder};
+
+// Every kind of node of every ruleset's order.
+void for_each_kind(const std::function<void(const OrderWeights&, const OrderNode&, const NodeWeights&)>& f) {
+  for (const OrderWeights* order : kOrders)
+    for (const OrderNode& node : kNodes) f(*order, node, order->at(node));
+}
+
+TEST(MoveSorter, TheWeightsStayWithinTheTestsBounds) {
+  for_each_kind([](const OrderWeights&, const OrderNode&, const NodeWeights& w) {
+    EXPECT_LE(w.per_reply, kMostPerReply);
+    EXPECT_LE(w.per_seed_of_material, kMostPerSeedOfMaterial);
+    EXPECT_GE(w.per_reply, 0);
+    EXPECT_GE(w.per_seed_of_material, 0);
+    EXPECT_GE(w.per_pit, 0);
+    EXPECT_GT(w.extra_turn, 0);
+  });
+}
+
+TEST(MoveSorter, EachRulesetHasItsOrder) {
+  using mancala::KalahRules;
+  using mancala::solver::detail::order_weights;
+  EXPECT_EQ(&order_weights<KalahRules<true>>(), &kEmptyCaptureOrder);
+  EXPECT_EQ(&order_weights<KalahRules<false>>(), &kDefaultOrder);
+  EXPECT_EQ(&order_weights<mancala::BrainKingRules>(), &kDefaultOrder);
+  EXPECT_EQ(&order_weights<mancala::OwareRules<mancala::GrandSlam::NoCapture>>(), &kDefaultOrder);
+  EXPECT_EQ(&order_weights<mancala::CongkakRules<mancala::CongkakCapture::Always>>(), &kDefaultOrder);
+}
+
+TEST(MoveSorter, TheWeightsFollowTheNodesKind) {
+  for (const OrderWeights* order : kOrders) {
+    EXPECT_EQ(&order->at({false, false}), &order->level_fail_low);
+    EXPECT_EQ(&order->at({false, true}), &order->level_cut);
+    EXPECT_EQ(&order->at({true, false}), &order->behind_fail_low);
+    EXPECT_EQ(&order->at({true, true}), &order->behind_cut);
+  }
+}
 
 TEST(MoveSorter, AnExactChildComesBeforeAnyUnknownOne) {
-  for (const OrderNode& node : kNodes)
-    EXPECT_GT(MoveSorter::order(node, exact(0, -kMaxSeeds)), MoveSorter::order(node, best_unknown()));
+  for_each_kind([](const OrderWeights&, const OrderNode&, const NodeWeights& w) {
+    EXPECT_GT(MoveSorter::order(w, exact(0, -kMaxSeeds)), MoveSorter::order(w, best_unknown()));
+  });
 }
 
 TEST(MoveSorter, ExactChildrenComeBestFirstThenNearestTheStore) {
-  for (const OrderNode& node : kNodes) {
+  for_each_kind([](const OrderWeights&, const OrderNode&, const NodeWeights& w) {
     for (int v = -kMaxSeeds; v < kMaxSeeds; ++v)
-      EXPECT_GT(MoveSorter::order(node, exact(0, v + 1)), MoveSorter::order(node, exact(kMaxPitsPerSide - 1, v)));
-    EXPECT_GT(MoveSorter::order(node, exact(3, 5)), MoveSorter::order(node, exact(2, 5)));
+      EXPECT_GT(MoveSorter::order(w, exact(0, v + 1)), MoveSorter::order(w, exact(kMaxPitsPerSide - 1, v)));
+    EXPECT_GT(MoveSorter::order(w, exact(3, 5)), MoveSorter::order(w, exact(2, 5)));
     // Nothing but the value and the pit counts for a child of known value.
     OrderChild dressed = exact(2, 5);
     dressed.extra_turn = true;
     dressed.gain = 9;
     dressed.replies = 4;
     dressed.material = 7;
-    EXPECT_EQ(MoveSorter::order(node, dressed), MoveSorter::order(node, exact(2, 5)));
-  }
+    EXPECT_EQ(MoveSorter::order(w, dressed), MoveSorter::order(w, exact(2, 5)));
+  });
 }
 
-TEST(MoveSorter, AnExtraTurnComesBeforeAPlainMove) {
-  for (const OrderNode& node : kNodes)
+// An extra turn adds its weight, and nothing else changes (no replies are
+// counted after it, whatever the child's).
+TEST(MoveSorter, AnExtraTurnAddsItsWeight) {
+  for_each_kind([](const OrderWeights&, const OrderNode&, const NodeWeights& w) {
+    OrderChild extra = plain(3, 2), other = plain(3, 2);
+    extra.extra_turn = true;
+    extra.material = other.material = 5;
+    EXPECT_EQ(MoveSorter::order(w, extra) - MoveSorter::order(w, other), w.extra_turn);
+    extra.replies = 4;
+    EXPECT_EQ(MoveSorter::order(w, extra) - MoveSorter::order(w, other), w.extra_turn);
+  });
+}
+
+// Every ruleset but empty-capture Kalah: an extra turn first, at any gain.
+TEST(MoveSorter, ByDefaultAnExtraTurnComesBeforeAPlainMove) {
+  for (const OrderNode& node : kNodes) {
+    const NodeWeights& w = kDefaultOrder.at(node);
     for (int gain = -kMaxSeeds; gain <= kMaxSeeds; gain += 5) {
       OrderChild extra = worst_unknown();
       extra.extra_turn = true;
@@ -182,66 +243,98 @@ TEST(MoveSorter, AnExtraTurnComesBeforeAPlainMove) {
       OrderChild other = best_unknown();
       other.extra_turn = false;
       other.gain = gain;
-      EXPECT_GT(MoveSorter::order(node, extra), MoveSorter::order(node, other)) << "equal gain " << gain;
+      EXPECT_GT(MoveSorter::order(w, extra), MoveSorter::order(w, other)) << "equal gain " << gain;
       other.gain = kMaxSeeds;
-      EXPECT_GT(MoveSorter::order(node, extra), MoveSorter::order(node, other)) << "gain " << gain << " against the most";
+      EXPECT_GT(MoveSorter::order(w, extra), MoveSorter::order(w, other)) << "gain " << gain << " against the most";
     }
+  }
 }
 
+// Empty-capture Kalah: an extra turn weighs 4 seeds of gain at nodes
+// expected to fail low and 6 at nodes expected to cut off (it ties with a
+// plain move of that many seeds more, and the pit then decides).
+TEST(MoveSorter, WithEmptyCaptureAnExtraTurnWeighsAFewSeedsOfGain) {
+  for (const OrderNode& node : kNodes) {
+    const NodeWeights& w = kEmptyCaptureOrder.at(node);
+    const int seeds = node.expect_cut ? 6 : 4;
+    OrderChild extra = plain(2, 1);
+    extra.extra_turn = true;
+    EXPECT_GT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, seeds)));
+    EXPECT_EQ(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, 1 + seeds)));
+    EXPECT_LT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, 2 + seeds)));
+  }
+}
+
+// On boards of up to 8 pits a side (the empty-capture order's pit weight,
+// an eighth of a seed, would let pit 8 and up outweigh a seed).
 TEST(MoveSorter, MoreGainComesFirstWhateverThePit) {
-  for (const OrderNode& node : kNodes)
+  for_each_kind([](const OrderWeights&, const OrderNode&, const NodeWeights& w) {
     for (const bool extra_turn : {false, true})
       for (int gain = -10; gain < 10; ++gain) {
-        OrderChild more = plain(0, gain + 1), less = plain(kMaxPitsPerSide - 1, gain);
+        OrderChild more = plain(0, gain + 1), less = plain(7, gain);
         more.extra_turn = less.extra_turn = extra_turn;
-        EXPECT_GT(MoveSorter::order(node, more), MoveSorter::order(node, less));
+        EXPECT_GT(MoveSorter::order(w, more), MoveSorter::order(w, less));
       }
+  });
 }
 
-TEST(MoveSorter, APlayerBehindLeavesTheFewestReplies) {
-  for (const bool expect_cut : {false, true}) {
-    const OrderNode behind{true, expect_cut};
-    // One reply fewer outweighs the neighbouring pit, two any pit.
-    OrderChild fewer = plain(4, 2), more = plain(5, 2);
-    fewer.replies = 2;
-    more.replies = 3;
-    EXPECT_GT(MoveSorter::order(behind, fewer), MoveSorter::order(behind, more));
-    fewer = plain(0, 2);
-    more = plain(kMaxPitsPerSide - 1, 2);
-    fewer.replies = 2;
-    more.replies = 4;
-    EXPECT_GT(MoveSorter::order(behind, fewer), MoveSorter::order(behind, more));
-    EXPECT_TRUE(MoveSorter::counts_replies(behind, false, false));
-    // After an extra turn the mover, not the opponent, replies.
-    fewer.extra_turn = more.extra_turn = true;
-    EXPECT_FALSE(MoveSorter::counts_replies(behind, false, true));
-    EXPECT_LT(MoveSorter::order(behind, fewer), MoveSorter::order(behind, more));
-    EXPECT_FALSE(MoveSorter::counts_replies(behind, true, false));
-  }
-  // A player level or ahead plays the pit nearest the store first.
-  for (const bool expect_cut : {false, true}) {
-    const OrderNode level{false, expect_cut};
-    OrderChild fewer = plain(0, 2), more = plain(1, 2);
-    fewer.replies = 0;
-    more.replies = kMaxPitsPerSide;
-    EXPECT_FALSE(MoveSorter::counts_replies(level, false, false));
-    EXPECT_LT(MoveSorter::order(level, fewer), MoveSorter::order(level, more));
-  }
-}
-
-TEST(MoveSorter, MaterialCountsForAPlayerBehindAndAtNodesExpectedToFailLow) {
+// Where replies count: by default for a player behind only; with empty
+// capture also for a player level or ahead at nodes expected to fail low.
+TEST(MoveSorter, RepliesCountWhereTheOrderSays) {
   for (const OrderNode& node : kNodes) {
+    EXPECT_EQ(MoveSorter::counts_replies(kDefaultOrder.at(node), false, false), node.behind);
+    EXPECT_EQ(MoveSorter::counts_replies(kEmptyCaptureOrder.at(node), false, false), node.behind || !node.expect_cut);
+  }
+}
+
+TEST(MoveSorter, WhereRepliesCountTheFewestComeFirst) {
+  for_each_kind([](const OrderWeights&, const OrderNode&, const NodeWeights& w) {
+    const bool counted = MoveSorter::counts_replies(w, false, false);
+    EXPECT_EQ(counted, w.per_reply != 0);
+    // Each reply takes its weight off, whatever the pit.
+    for (const int pit : {0, 3, kMaxPitsPerSide - 1}) {
+      OrderChild fewer = plain(pit, 2), more = plain(pit, 2);
+      fewer.replies = 2;
+      more.replies = 5;
+      EXPECT_EQ(MoveSorter::order(w, fewer) > MoveSorter::order(w, more), counted);
+      EXPECT_EQ(MoveSorter::order(w, fewer) - MoveSorter::order(w, more), 3 * w.per_reply);
+      EXPECT_EQ(MoveSorter::order(w, fewer) - MoveSorter::order(w, plain(pit, 2)), -2 * w.per_reply);
+    }
+    // Where they count, two replies fewer outweigh the neighbouring pit.
+    OrderChild fewer = plain(4, 2), more = plain(5, 2);
+    fewer.replies = 1;
+    more.replies = 3;
+    EXPECT_EQ(MoveSorter::order(w, fewer) > MoveSorter::order(w, more), counted);
+    // After an extra turn the mover, not the opponent, replies; a known value needs none.
+    EXPECT_FALSE(MoveSorter::counts_replies(w, false, true));
+    EXPECT_FALSE(MoveSorter::counts_replies(w, true, false));
+  });
+}
+
+// Where material counts: by default for a player behind and at nodes
+// expected to fail low; with empty capture the same kinds, more heavily at
+// the nodes expected to fail low.
+TEST(MoveSorter, MaterialCountsWhereTheOrderSays) {
+  for (const OrderNode& node : kNodes) {
+    const bool weighed = node.behind || !node.expect_cut;
+    EXPECT_EQ(MoveSorter::weighs_material(kDefaultOrder.at(node), false), weighed);
+    EXPECT_EQ(MoveSorter::weighs_material(kEmptyCaptureOrder.at(node), false), weighed);
+  }
+  EXPECT_GT(kEmptyCaptureOrder.level_fail_low.per_seed_of_material, kDefaultOrder.level_fail_low.per_seed_of_material);
+}
+
+TEST(MoveSorter, WhereMaterialCountsMoreComesFirst) {
+  for_each_kind([](const OrderWeights&, const OrderNode&, const NodeWeights& w) {
     OrderChild richer = plain(2, 1), poorer = plain(3, 1);
     richer.material = 4;
     poorer.material = 2;
-    const bool weighed = node.behind || !node.expect_cut;
-    EXPECT_EQ(MoveSorter::weighs_material(node, false), weighed);
-    EXPECT_FALSE(MoveSorter::weighs_material(node, true));
+    const bool weighed = MoveSorter::weighs_material(w, false);
+    EXPECT_EQ(weighed, w.per_seed_of_material != 0);
+    EXPECT_FALSE(MoveSorter::weighs_material(w, true));
     // Weighed, it outweighs the neighbouring pit; otherwise the pit decides.
-    EXPECT_EQ(MoveSorter::order(node, richer) > MoveSorter::order(node, poorer), weighed);
-    EXPECT_EQ(MoveSorter::order(node, richer) - MoveSorter::order(node, plain(2, 1)),
-              weighed ? MoveSorter::kPerSeedOfMaterial * 4 : 0);
-  }
+    EXPECT_EQ(MoveSorter::order(w, richer) > MoveSorter::order(w, poorer), weighed);
+    EXPECT_EQ(MoveSorter::order(w, richer) - MoveSorter::order(w, plain(2, 1)), w.per_seed_of_material * 4);
+  });
 }
 
 TEST(MoveSorter, MaterialIsTheMoversRowAgainstTheOpponents) {
@@ -254,10 +347,16 @@ TEST(MoveSorter, MaterialIsTheMoversRowAgainstTheOpponents) {
   EXPECT_EQ(MoveSorter::material(child, false, 15), 9 - 6);  // the opponent is the child's mover
 }
 
+// Otherwise the pit nearest the store comes first: by its weight, or, where
+// the pit weighs nothing, by the sort's order of equal scores.
 TEST(MoveSorter, OtherwiseThePitNearestTheStoreComesFirst) {
-  for (const OrderNode& node : kNodes)
+  for_each_kind([](const OrderWeights&, const OrderNode&, const NodeWeights& w) {
     for (int pit = 0; pit + 1 < kMaxPitsPerSide; ++pit)
-      EXPECT_GT(MoveSorter::order(node, plain(pit + 1, 3)), MoveSorter::order(node, plain(pit, 3)));
+      EXPECT_EQ(MoveSorter::order(w, plain(pit + 1, 3)) - MoveSorter::order(w, plain(pit, 3)), w.per_pit);
+    std::vector<int> order;
+    for (int pit = 0; pit < 6; ++pit) order.push_back(MoveSorter::order(w, plain(pit, 3)));
+    EXPECT_EQ(sorted_sequence(order), (std::vector<int>{5, 4, 3, 2, 1, 0}));
+  });
 }
 
 TEST(MoveSorter, CountsMoves) {

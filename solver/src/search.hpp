@@ -324,10 +324,10 @@ class Worker {
   // asks the mover for no gain from the board (hi_window <= 0).  Such nodes
   // almost always fail high (a refutation is found), the others mostly
   // fail low (counted in a Kalah(6,4) solve; see results/README.md).  The
-  // order is MoveSorter's.
+  // order is MoveSorter's, with the weights of the ruleset (order_weights).
   [[gnu::flatten]] int order_children(const Position& p, int skip, Child* kids, const std::int8_t* const* table_value, int played,
                      std::uint8_t* seq, bool expect_cut) const {
-    const OrderNode node{p.store_difference() < 0, expect_cut};
+    const NodeWeights& w = order_weights<R>().at(OrderNode{p.store_difference() < 0, expect_cut});
     int order[kMaxPitsPerSide];
     std::uint8_t index[kMaxPitsPerSide];
     int n = 0;
@@ -343,11 +343,11 @@ class Worker {
           .exact_value = c.exact_value,
           .extra_turn = c.extra,
           .gain = c.delta,
-          .replies = MoveSorter::counts_replies(node, c.exact, c.extra) ? MoveSorter::count_moves(R::legal_moves(c.pos)) : 0,
-          .material = MoveSorter::weighs_material(node, c.exact) ? MoveSorter::material(c.pos, c.extra, c.seeds) : 0,
+          .replies = MoveSorter::counts_replies(w, c.exact, c.extra) ? MoveSorter::count_moves(R::legal_moves(c.pos)) : 0,
+          .material = MoveSorter::weighs_material(w, c.exact) ? MoveSorter::material(c.pos, c.extra, c.seeds) : 0,
       };
       index[n] = std::uint8_t(i);
-      order[n++] = MoveSorter::order(node, o);
+      order[n++] = MoveSorter::order(w, o);
     }
     MoveSorter::sort(order, index, n, seq);
     return n;
