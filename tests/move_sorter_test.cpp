@@ -19,6 +19,7 @@ using mancala::kMaxPitsPerSide;
 using mancala::kMaxSeeds;
 using mancala::solver::detail::kDefaultOrder;
 using mancala::solver::detail::kEmptyCaptureOrder;
+using mancala::solver::detail::kStandardKalahOrder;
 using mancala::solver::detail::MoveSorter;
 using mancala::solver::detail::NodeWeights;
 using mancala::solver::detail::OrderChild;
@@ -94,7 +95,7 @@ std::vector<int> sorted_sequence(const std::vector<int>& order) {
 }
 
 // The heaviest weights of a reply and a seed of material in any order.
-constexpr int kMostPerReply = 24;
+constexpr int kMostPerReply = 32;
 constexpr int kMostPerSeedOfMaterial = 6;
 // The extremes of the orders the search can produce.
 constexpr int kLowest = -kMaxSeeds * MoveSorter::kPerSeedOfGain - kMostPerReply * kMaxPitsPerSide -
@@ -160,7 +161,7 @@ OrderChild worst_unknown() {
 }
 
 constexpr OrderNode kNodes[] = {{false, false}, {false, true}, {true, false}, {true, true}};
-const OrderWeights* const kOrders[] = {&kDefaultOrder, &kEmptyCaptureOrder};
+const OrderWeights* const kOrders[] = {&kDefaultOrder, &kEmptyCaptureOrder, &kStandardKalahOrder};
 
 // Every kind of node of every ruleset's order.
 void for_each_kind(const std::function<void(const OrderWeights&, const OrderNode&, const NodeWeights&)>& f) {
@@ -183,7 +184,7 @@ TEST(MoveSorter, EachRulesetHasItsOrder) {
   using mancala::KalahRules;
   using mancala::solver::detail::order_weights;
   EXPECT_EQ(&order_weights<KalahRules<true>>(), &kEmptyCaptureOrder);
-  EXPECT_EQ(&order_weights<KalahRules<false>>(), &kDefaultOrder);
+  EXPECT_EQ(&order_weights<KalahRules<false>>(), &kStandardKalahOrder);
   EXPECT_EQ(&order_weights<mancala::BrainKingRules>(), &kDefaultOrder);
   EXPECT_EQ(&order_weights<mancala::OwareRules<mancala::GrandSlam::NoCapture>>(), &kDefaultOrder);
   EXPECT_EQ(&order_weights<mancala::CongkakRules<mancala::CongkakCapture::Always>>(), &kDefaultOrder);
@@ -265,6 +266,20 @@ TEST(MoveSorter, WithEmptyCaptureAnExtraTurnWeighsAFewSeedsOfGain) {
   }
 }
 
+// Standard Kalah: an extra turn weighs 6 seeds of gain, but 4 for a player
+// behind at a node expected to fail low.
+TEST(MoveSorter, InStandardKalahAnExtraTurnWeighsAFewSeedsOfGain) {
+  for (const OrderNode& node : kNodes) {
+    const NodeWeights& w = kStandardKalahOrder.at(node);
+    const int seeds = node.behind && !node.expect_cut ? 4 : 6;
+    OrderChild extra = plain(2, 1);
+    extra.extra_turn = true;
+    EXPECT_GT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, seeds)));
+    EXPECT_EQ(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, 1 + seeds)));
+    EXPECT_LT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, 2 + seeds)));
+  }
+}
+
 // On boards of up to 8 pits a side (the empty-capture order's pit weight,
 // an eighth of a seed, would let pit 8 and up outweigh a seed).
 TEST(MoveSorter, MoreGainComesFirstWhateverThePit) {
@@ -279,11 +294,16 @@ TEST(MoveSorter, MoreGainComesFirstWhateverThePit) {
 }
 
 // Where replies count: by default for a player behind only; with empty
-// capture also for a player level or ahead at nodes expected to fail low.
+// capture also for a player level or ahead at nodes expected to fail low;
+// in standard Kalah everywhere, most for a player behind at a node expected
+// to fail low, least for one behind at a node expected to cut off.
 TEST(MoveSorter, RepliesCountWhereTheOrderSays) {
   for (const OrderNode& node : kNodes) {
     EXPECT_EQ(MoveSorter::counts_replies(kDefaultOrder.at(node), false, false), node.behind);
     EXPECT_EQ(MoveSorter::counts_replies(kEmptyCaptureOrder.at(node), false, false), node.behind || !node.expect_cut);
+    EXPECT_TRUE(MoveSorter::counts_replies(kStandardKalahOrder.at(node), false, false));
+    EXPECT_LE(kStandardKalahOrder.at(node).per_reply, kStandardKalahOrder.behind_fail_low.per_reply);
+    EXPECT_GE(kStandardKalahOrder.at(node).per_reply, kStandardKalahOrder.behind_cut.per_reply);
   }
 }
 
@@ -313,12 +333,14 @@ TEST(MoveSorter, WhereRepliesCountTheFewestComeFirst) {
 
 // Where material counts: by default for a player behind and at nodes
 // expected to fail low; with empty capture the same kinds, more heavily at
-// the nodes expected to fail low.
+// the nodes expected to fail low; in standard Kalah see below.
 TEST(MoveSorter, MaterialCountsWhereTheOrderSays) {
   for (const OrderNode& node : kNodes) {
     const bool weighed = node.behind || !node.expect_cut;
     EXPECT_EQ(MoveSorter::weighs_material(kDefaultOrder.at(node), false), weighed);
     EXPECT_EQ(MoveSorter::weighs_material(kEmptyCaptureOrder.at(node), false), weighed);
+    // Standard Kalah: every kind but a player behind at a node expected to cut off.
+    EXPECT_EQ(MoveSorter::weighs_material(kStandardKalahOrder.at(node), false), !(node.behind && node.expect_cut));
   }
   EXPECT_GT(kEmptyCaptureOrder.level_fail_low.per_seed_of_material, kDefaultOrder.level_fail_low.per_seed_of_material);
 }
