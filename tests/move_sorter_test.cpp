@@ -17,6 +17,7 @@ namespace {
 
 using mancala::kMaxPitsPerSide;
 using mancala::kMaxSeeds;
+using mancala::solver::detail::kBrainKingOrder;
 using mancala::solver::detail::kDefaultOrder;
 using mancala::solver::detail::kEmptyCaptureOrder;
 using mancala::solver::detail::kStandardKalahOrder;
@@ -161,7 +162,7 @@ OrderChild worst_unknown() {
 }
 
 constexpr OrderNode kNodes[] = {{false, false}, {false, true}, {true, false}, {true, true}};
-const OrderWeights* const kOrders[] = {&kDefaultOrder, &kEmptyCaptureOrder, &kStandardKalahOrder};
+const OrderWeights* const kOrders[] = {&kDefaultOrder, &kEmptyCaptureOrder, &kStandardKalahOrder, &kBrainKingOrder};
 
 // Every kind of node of every ruleset's order.
 void for_each_kind(const std::function<void(const OrderWeights&, const OrderNode&, const NodeWeights&)>& f) {
@@ -185,7 +186,7 @@ TEST(MoveSorter, EachRulesetHasItsOrder) {
   using mancala::solver::detail::order_weights;
   EXPECT_EQ(&order_weights<KalahRules<true>>(), &kEmptyCaptureOrder);
   EXPECT_EQ(&order_weights<KalahRules<false>>(), &kStandardKalahOrder);
-  EXPECT_EQ(&order_weights<mancala::BrainKingRules>(), &kDefaultOrder);
+  EXPECT_EQ(&order_weights<mancala::BrainKingRules>(), &kBrainKingOrder);
   EXPECT_EQ(&order_weights<mancala::OwareRules<mancala::GrandSlam::NoCapture>>(), &kDefaultOrder);
   EXPECT_EQ(&order_weights<mancala::CongkakRules<mancala::CongkakCapture::Always>>(), &kDefaultOrder);
 }
@@ -280,6 +281,24 @@ TEST(MoveSorter, InStandardKalahAnExtraTurnWeighsAFewSeedsOfGain) {
   }
 }
 
+// BrainKing: an extra turn weighs 4 seeds of gain, 3 at a level player's
+// cut nodes, and comes first at any gain for a player behind at a cut node.
+TEST(MoveSorter, InBrainKingAnExtraTurnWeighsAFewSeedsOfGainButOne) {
+  for (const OrderNode& node : kNodes) {
+    const NodeWeights& w = kBrainKingOrder.at(node);
+    OrderChild extra = plain(2, 1);
+    extra.extra_turn = true;
+    if (node.behind && node.expect_cut) {
+      EXPECT_GT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, kMaxSeeds)));
+      continue;
+    }
+    const int seeds = node.expect_cut ? 3 : 4;
+    EXPECT_GT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, seeds)));
+    EXPECT_EQ(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, 1 + seeds)));
+    EXPECT_LT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, 2 + seeds)));
+  }
+}
+
 // On boards of up to 8 pits a side (the empty-capture order's pit weight,
 // an eighth of a seed, would let pit 8 and up outweigh a seed).
 TEST(MoveSorter, MoreGainComesFirstWhateverThePit) {
@@ -296,7 +315,8 @@ TEST(MoveSorter, MoreGainComesFirstWhateverThePit) {
 // Where replies count: by default for a player behind only; with empty
 // capture also for a player level or ahead at nodes expected to fail low;
 // in standard Kalah everywhere, most for a player behind at a node expected
-// to fail low, least for one behind at a node expected to cut off.
+// to fail low, least for one behind at a node expected to cut off; in
+// BrainKing at nodes expected to fail low and for a player behind.
 TEST(MoveSorter, RepliesCountWhereTheOrderSays) {
   for (const OrderNode& node : kNodes) {
     EXPECT_EQ(MoveSorter::counts_replies(kDefaultOrder.at(node), false, false), node.behind);
@@ -304,6 +324,7 @@ TEST(MoveSorter, RepliesCountWhereTheOrderSays) {
     EXPECT_TRUE(MoveSorter::counts_replies(kStandardKalahOrder.at(node), false, false));
     EXPECT_LE(kStandardKalahOrder.at(node).per_reply, kStandardKalahOrder.behind_fail_low.per_reply);
     EXPECT_GE(kStandardKalahOrder.at(node).per_reply, kStandardKalahOrder.behind_cut.per_reply);
+    EXPECT_EQ(MoveSorter::counts_replies(kBrainKingOrder.at(node), false, false), node.behind || !node.expect_cut);
   }
 }
 
@@ -333,7 +354,7 @@ TEST(MoveSorter, WhereRepliesCountTheFewestComeFirst) {
 
 // Where material counts: by default for a player behind and at nodes
 // expected to fail low; with empty capture the same kinds, more heavily at
-// the nodes expected to fail low; in standard Kalah see below.
+// the nodes expected to fail low; in standard Kalah and BrainKing see below.
 TEST(MoveSorter, MaterialCountsWhereTheOrderSays) {
   for (const OrderNode& node : kNodes) {
     const bool weighed = node.behind || !node.expect_cut;
@@ -341,6 +362,8 @@ TEST(MoveSorter, MaterialCountsWhereTheOrderSays) {
     EXPECT_EQ(MoveSorter::weighs_material(kEmptyCaptureOrder.at(node), false), weighed);
     // Standard Kalah: every kind but a player behind at a node expected to cut off.
     EXPECT_EQ(MoveSorter::weighs_material(kStandardKalahOrder.at(node), false), !(node.behind && node.expect_cut));
+    // BrainKing: a level player at a node expected to fail low, a player behind at one expected to cut off.
+    EXPECT_EQ(MoveSorter::weighs_material(kBrainKingOrder.at(node), false), node.behind == node.expect_cut);
   }
   EXPECT_GT(kEmptyCaptureOrder.level_fail_low.per_seed_of_material, kDefaultOrder.level_fail_low.per_seed_of_material);
 }

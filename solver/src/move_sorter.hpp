@@ -3,8 +3,8 @@
 // the order decides how soon a cut-off comes, never a value.  Every weight
 // was chosen by measurement; the figures, with the commits they were taken
 // at, are in results/README.md ("Move-ordering and search-parameter
-// measurements", "The move order tuned for empty capture" and "... for
-// standard Kalah").
+// measurements", "The move order tuned for empty capture", "... for
+// standard Kalah" and "... for BrainKing").
 //
 // The transposition table's best move is not among them: the search plays
 // and searches it alone first (search.hpp, "staged").  Highest first:
@@ -114,11 +114,26 @@ inline constexpr OrderWeights kStandardKalahOrder{
     .behind_cut = {.extra_turn = 384, .per_reply = 8, .per_seed_of_material = 0, .per_pit = 2},
 };
 
+// BrainKing, tuned the same way on its own boards (results/README.md, "The
+// move order tuned for BrainKing"): an extra turn weighs 4 seeds of gain (3
+// at a level player's cut nodes), except for a player behind at a node
+// expected to cut off, where it still comes first at any gain; replies
+// count at nodes expected to fail low (24 a reply) and for a player behind
+// at cut nodes; material only for a level player at fail-low nodes and for
+// a player behind at cut nodes.
+inline constexpr OrderWeights kBrainKingOrder{
+    .level_fail_low = {.extra_turn = 256, .per_reply = 24, .per_seed_of_material = 3, .per_pit = 1},
+    .level_cut = {.extra_turn = 192, .per_reply = 0, .per_seed_of_material = 0, .per_pit = 1},
+    .behind_fail_low = {.extra_turn = 256, .per_reply = 24, .per_seed_of_material = 0, .per_pit = 1},
+    .behind_cut = {.extra_turn = 1 << 16, .per_reply = 16, .per_seed_of_material = 3, .per_pit = 1},
+};
+
 // The order of ruleset R.
 template <class R>
 constexpr const OrderWeights& order_weights() {
   if constexpr (std::is_same_v<R, KalahRules<true>>) return kEmptyCaptureOrder;
   if constexpr (std::is_same_v<R, KalahRules<false>>) return kStandardKalahOrder;
+  if constexpr (std::is_same_v<R, BrainKingRules>) return kBrainKingOrder;
   return kDefaultOrder;
 }
 
