@@ -313,19 +313,25 @@ TEST(MoveSorter, MoreGainComesFirstWhateverThePit) {
 }
 
 // Where replies count: by default for a player behind only; with empty
-// capture also for a player level or ahead at nodes expected to fail low;
+// capture everywhere (at a level player's cut nodes as a tie-break: two
+// replies fewer outweigh a pit, less than a seed);
 // in standard Kalah everywhere, most for a player behind at a node expected
 // to fail low, least for one behind at a node expected to cut off; in
 // BrainKing at nodes expected to fail low and for a player behind.
 TEST(MoveSorter, RepliesCountWhereTheOrderSays) {
   for (const OrderNode& node : kNodes) {
     EXPECT_EQ(MoveSorter::counts_replies(kDefaultOrder.at(node), false, false), node.behind);
-    EXPECT_EQ(MoveSorter::counts_replies(kEmptyCaptureOrder.at(node), false, false), node.behind || !node.expect_cut);
+    EXPECT_TRUE(MoveSorter::counts_replies(kEmptyCaptureOrder.at(node), false, false));
     EXPECT_TRUE(MoveSorter::counts_replies(kStandardKalahOrder.at(node), false, false));
     EXPECT_LE(kStandardKalahOrder.at(node).per_reply, kStandardKalahOrder.behind_fail_low.per_reply);
     EXPECT_GE(kStandardKalahOrder.at(node).per_reply, kStandardKalahOrder.behind_cut.per_reply);
     EXPECT_EQ(MoveSorter::counts_replies(kBrainKingOrder.at(node), false, false), node.behind || !node.expect_cut);
   }
+  // At empty capture's level cut nodes, a tie-break: on boards of up to 8
+  // pits a side, every reply left together weighs less than a seed of
+  // gain, and two fewer more than a pit.
+  EXPECT_LT(kEmptyCaptureOrder.level_cut.per_reply * 8, MoveSorter::kPerSeedOfGain);
+  EXPECT_GT(kEmptyCaptureOrder.level_cut.per_reply * 2, kEmptyCaptureOrder.level_cut.per_pit);
 }
 
 TEST(MoveSorter, WhereRepliesCountTheFewestComeFirst) {
