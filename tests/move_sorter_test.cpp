@@ -252,33 +252,28 @@ TEST(MoveSorter, ByDefaultAnExtraTurnComesBeforeAPlainMove) {
   }
 }
 
+// An extra turn weighs `seeds` seeds of gain at weights w: it beats a plain
+// move of that many seeds more than its own gain, ties with one seed more
+// (the pit then decides) and loses to two.
+void expect_extra_turn_weighs(const NodeWeights& w, int seeds) {
+  OrderChild extra = plain(2, 1);
+  extra.extra_turn = true;
+  EXPECT_GT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, seeds))) << seeds << " seeds";
+  EXPECT_EQ(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, 1 + seeds))) << seeds << " seeds";
+  EXPECT_LT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, 2 + seeds))) << seeds << " seeds";
+}
+
 // Empty-capture Kalah: an extra turn weighs 4 seeds of gain at nodes
-// expected to fail low and 6 at nodes expected to cut off (it ties with a
-// plain move of that many seeds more, and the pit then decides).
+// expected to fail low and 6 at nodes expected to cut off.
 TEST(MoveSorter, WithEmptyCaptureAnExtraTurnWeighsAFewSeedsOfGain) {
-  for (const OrderNode& node : kNodes) {
-    const NodeWeights& w = kEmptyCaptureOrder.at(node);
-    const int seeds = node.expect_cut ? 6 : 4;
-    OrderChild extra = plain(2, 1);
-    extra.extra_turn = true;
-    EXPECT_GT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, seeds)));
-    EXPECT_EQ(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, 1 + seeds)));
-    EXPECT_LT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, 2 + seeds)));
-  }
+  for (const OrderNode& node : kNodes) expect_extra_turn_weighs(kEmptyCaptureOrder.at(node), node.expect_cut ? 6 : 4);
 }
 
 // Standard Kalah: an extra turn weighs 6 seeds of gain, but 4 for a player
 // behind at a node expected to fail low.
 TEST(MoveSorter, InStandardKalahAnExtraTurnWeighsAFewSeedsOfGain) {
-  for (const OrderNode& node : kNodes) {
-    const NodeWeights& w = kStandardKalahOrder.at(node);
-    const int seeds = node.behind && !node.expect_cut ? 4 : 6;
-    OrderChild extra = plain(2, 1);
-    extra.extra_turn = true;
-    EXPECT_GT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, seeds)));
-    EXPECT_EQ(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, 1 + seeds)));
-    EXPECT_LT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, 2 + seeds)));
-  }
+  for (const OrderNode& node : kNodes)
+    expect_extra_turn_weighs(kStandardKalahOrder.at(node), node.behind && !node.expect_cut ? 4 : 6);
 }
 
 // BrainKing: an extra turn weighs 4 seeds of gain, 3 at a level player's
@@ -286,16 +281,13 @@ TEST(MoveSorter, InStandardKalahAnExtraTurnWeighsAFewSeedsOfGain) {
 TEST(MoveSorter, InBrainKingAnExtraTurnWeighsAFewSeedsOfGainButOne) {
   for (const OrderNode& node : kNodes) {
     const NodeWeights& w = kBrainKingOrder.at(node);
-    OrderChild extra = plain(2, 1);
-    extra.extra_turn = true;
     if (node.behind && node.expect_cut) {
+      OrderChild extra = plain(2, 1);
+      extra.extra_turn = true;
       EXPECT_GT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, kMaxSeeds)));
-      continue;
+    } else {
+      expect_extra_turn_weighs(w, node.expect_cut ? 3 : 4);
     }
-    const int seeds = node.expect_cut ? 3 : 4;
-    EXPECT_GT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, seeds)));
-    EXPECT_EQ(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, 1 + seeds)));
-    EXPECT_LT(MoveSorter::order(w, extra), MoveSorter::order(w, plain(2, 2 + seeds)));
   }
 }
 
