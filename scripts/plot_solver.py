@@ -117,7 +117,7 @@ def main():
 
     comparison = read_csv(os.path.join(args.results, "girving_comparison.csv"))
     boards = [("6", "4", "Kalah(6,4)"), ("5", "6", "Kalah(5,6)")]
-    fig, axes = plt.subplots(1, len(boards), figsize=(12, 4.5))
+    fig, axes = plt.subplots(1, len(boards), figsize=(14, 4.8))
     drawn = 0
     for ax, (pits, seeds, name) in zip(axes, boards):
         commit, ours, peer = girving_rows(comparison, pits, seeds, args.commit)
@@ -130,7 +130,7 @@ def main():
             bars.append((f"girving\n{r['table_seeds']}-seed\n-t {tt}{runs_label(r)}", r, "tab:gray"))
         for r in sorted(ours, key=lambda r: (int(r["threads"]), int(r["table_seeds"]))):
             tt = r["command"].split("--tt-mb ")[1].split()[0]
-            options = f"\ndeepening {r['command'].split('--deepening ')[1].split()[0]}" if "--deepening " in r["command"] else ""
+            options = f"\ndeepening\n{r['command'].split('--deepening ')[1].split()[0]}" if "--deepening " in r["command"] else ""
             if "--tables-in-memory " in r["command"]:
                 options += f"\nin memory: {r['command'].split('--tables-in-memory ')[1].split()[0]}"
             bars.append((f"ours {r['threads']} thr\n{r['table_seeds']}-seed\n{tt} MB{options}{runs_label(r)}", r,
