@@ -234,7 +234,7 @@ TEST(MoveSorter, AnExtraTurnAddsItsWeight) {
   });
 }
 
-// Every ruleset but empty-capture Kalah: an extra turn first, at any gain.
+// The default order (Oware, Congkak): an extra turn first, at any gain.
 TEST(MoveSorter, ByDefaultAnExtraTurnComesBeforeAPlainMove) {
   for (const OrderNode& node : kNodes) {
     const NodeWeights& w = kDefaultOrder.at(node);
