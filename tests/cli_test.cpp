@@ -8,6 +8,7 @@
 // CliTopLevel.EveryCommandInTheUsageHasARowInTheCommandTable fails until the
 // row exists.  Its own content tests and bad-input cases go into new TESTs and
 // into user_error_cases().
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -708,6 +709,21 @@ std::vector<UserErrorCase> user_error_cases() {
       {"SolveThreadsNegative", {"solve", "--pits", "2", "--seeds", "1", "--threads", "-1"}, {"--threads"}},
       {"SolveDeepeningNegative", {"solve", "--pits", "2", "--seeds", "1", "--deepening", "-1"}, {"--deepening"}},
       {"SolveDeepeningTooDeep", {"solve", "--pits", "2", "--seeds", "1", "--deepening", "255"}, {"--deepening", "254"}},
+      {"SolveMoveOrderTooFew", {"solve", "--pits", "2", "--seeds", "1", "--move-order", "1,2,3"}, {"move order", "3 weights", "16"}},
+      {"SolveMoveOrderTooMany", {"solve", "--pits", "2", "--seeds", "1", "--move-order", "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"},
+       {"move order", "more than 16"}},
+      {"SolveMoveOrderLetter", {"solve", "--pits", "2", "--seeds", "1", "--move-order", "1,1,1,1,1,1,1,1,1,1,1,x,1,1,1,1"},
+       {"move order", "weight 12", "'x'"}},
+      {"SolveMoveOrderEmptyField", {"solve", "--pits", "2", "--seeds", "1", "--move-order", "1,1,1,1,1,1,,1,1,1,1,1,1,1,1,1"},
+       {"move order", "weight 7"}},
+      {"SolveMoveOrderEmpty", {"solve", "--pits", "2", "--seeds", "1", "--move-order", ""}, {"move order", "weight 1"}},
+      {"SolveMoveOrderNegativeExtraTurn", {"solve", "--pits", "2", "--seeds", "1", "--move-order", "1,1,1,1,-1,1,1,1,1,1,1,1,1,1,1,1"},
+       {"level_cut.extra_turn", "-1", "[0, 65536]"}},
+      {"SolveMoveOrderWeightTooLarge", {"solve", "--pits", "2", "--seeds", "1", "--move-order", "1,1,1,1,1,1,1,1,1,1,1,1,1,1,4097,1"},
+       {"behind_cut.per_seed_of_material", "4097", "[-4096, 4096]"}},
+      {"SolveMoveOrderHuge", {"solve", "--pits", "2", "--seeds", "1", "--move-order", "99999999999,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"},
+       {"move order", "weight 1", "99999999999"}},
+      {"AnalyzeMoveOrderBad", {"analyze", "--pits", "2", "--seeds", "1", "--move-order", "tuned,"}, {"move order"}},
 
       // --- positions beyond the solver's reach
       // Oware 6x4 above only 8 levels of tables would meet the cycles of
@@ -794,6 +810,32 @@ TEST(CliSolve, SearchStatsAddUpToTheNodes) {
   const json none = run_json({"solve", "--position", "0,0/0,0 2-2 s", "--search-stats"});
   EXPECT_EQ(none["search_stats"]["interior"], 0);
   EXPECT_TRUE(none["search_stats"]["interior_by_seeds"].empty());
+}
+
+// solve --move-order: the JSON names the order searched (the ruleset's tuned
+// one by default); that order given back as weights searches the same
+// nodes (the worker that reads them is the compiled one's twin); another
+// order finds the same value with other nodes.
+TEST(CliSolve, MoveOrderIsReportedAndApplied) {
+  for (const Args& game : {Args{"--empty-capture"}, Args{"--game", "brainking"}, Args{"--game", "kalah"}}) {
+    Args solve = {"solve", "--pits", "4", "--seeds", "3", "--tt-mb", "16", "--threads", "1"};
+    solve.insert(solve.end(), game.begin(), game.end());
+    const json tuned = run_json(solve);
+    const std::string order = tuned.at("move_order").get<std::string>();
+    EXPECT_EQ(std::count(order.begin(), order.end(), ','), 15) << order;
+    Args given = solve;
+    for (const char* a : {"--move-order", order.c_str()}) given.push_back(a);
+    const json same = run_json(given);
+    EXPECT_EQ(same["move_order"], order);
+    EXPECT_EQ(same["nodes"], tuned["nodes"]) << order;
+    EXPECT_EQ(same["value"], tuned["value"]);
+    Args flat = solve;
+    for (const char* a : {"--move-order", "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"}) flat.push_back(a);
+    const json other = run_json(flat);
+    EXPECT_EQ(other["move_order"], "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0");
+    EXPECT_NE(other["nodes"], tuned["nodes"]) << order;
+    EXPECT_EQ(other["value"], tuned["value"]);
+  }
 }
 
 // Robustness: every proper prefix of a valid position is rejected cleanly.

@@ -5,12 +5,17 @@
 // mistake in it; these tests can.
 #include "move_sorter.hpp"
 
+#include "mancala/error.hpp"
+#include "mancala/solver/move_order.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -22,10 +27,10 @@ using mancala::solver::detail::kDefaultOrder;
 using mancala::solver::detail::kEmptyCaptureOrder;
 using mancala::solver::detail::kStandardKalahOrder;
 using mancala::solver::detail::MoveSorter;
-using mancala::solver::detail::NodeWeights;
+using mancala::solver::NodeWeights;
 using mancala::solver::detail::OrderChild;
-using mancala::solver::detail::OrderNode;
-using mancala::solver::detail::OrderWeights;
+using mancala::solver::OrderNode;
+using mancala::solver::OrderWeights;
 
 // Every sequence of n keys drawn from n values: every permutation of n
 // distinct keys and every pattern of ties among them.  Stops at the first
@@ -408,5 +413,76 @@ TEST(MoveSorter, CountsMoves) {
   EXPECT_EQ(MoveSorter::count_moves(0xFFFF), 16);
   for (mancala::MoveMask m = 0; m < (1u << 16); m += 37) EXPECT_EQ(MoveSorter::count_moves(m), std::popcount(m));
 }
+
+
+// The public face of the orders (mancala/solver/move_order.hpp): each
+// ruleset's tuned order is its compiled one; the text form gives back the
+// weights it names, in its documented order; a bad text or weight is an
+// InputError naming the problem.
+namespace move_order {
+
+using mancala::InputError;
+using mancala::Ruleset;
+using mancala::solver::check_move_order;
+using mancala::solver::format_move_order;
+using mancala::solver::parse_move_order;
+using mancala::solver::tuned_move_order;
+
+bool same(const OrderWeights& a, const OrderWeights& b) { return format_move_order(a) == format_move_order(b); }
+
+TEST(MoveOrder, EachRulesetsTunedOrderIsItsCompiledOne) {
+  using mancala::Game;
+  EXPECT_EQ(&tuned_move_order(Ruleset{.game = Game::Kalah, .empty_capture = true}), &kEmptyCaptureOrder);
+  EXPECT_EQ(&tuned_move_order(Ruleset{.game = Game::Kalah}), &kStandardKalahOrder);
+  EXPECT_EQ(&tuned_move_order(Ruleset{.game = Game::BrainKing}), &kBrainKingOrder);
+  EXPECT_EQ(&tuned_move_order(Ruleset{.game = Game::Oware}), &kDefaultOrder);
+  EXPECT_EQ(&tuned_move_order(Ruleset{.game = Game::Congkak}), &kDefaultOrder);
+}
+
+TEST(MoveOrder, TheTextFormRoundTripsEveryOrder) {
+  for (const OrderWeights* order : kOrders) {
+    const std::string text = format_move_order(*order);
+    EXPECT_TRUE(same(parse_move_order(text), *order)) << text;
+  }
+}
+
+TEST(MoveOrder, TheTextFormNamesTheKindsAndWeightsInItsOrder) {
+  const OrderWeights w = parse_move_order("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16");
+  for (const auto& [n, want] : {std::pair{w.level_fail_low, 1}, {w.level_cut, 5}, {w.behind_fail_low, 9}, {w.behind_cut, 13}}) {
+    EXPECT_EQ(n.extra_turn, want);
+    EXPECT_EQ(n.per_reply, want + 1);
+    EXPECT_EQ(n.per_seed_of_material, want + 2);
+    EXPECT_EQ(n.per_pit, want + 3);
+  }
+  EXPECT_EQ(format_move_order(w), "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16");
+}
+
+TEST(MoveOrder, TheBoundsAreAcceptedAndOneBeyondIsNot) {
+  const std::string most = "65536,4096,4096,4096,65536,-4096,-4096,-4096,0,4096,-4096,4096,0,0,0,0";
+  EXPECT_EQ(format_move_order(parse_move_order(most)), most);
+  for (const char* bad : {"65537,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "0,0,0,0,-1,0,0,0,0,0,0,0,0,0,0,0",
+                          "0,0,0,0,0,4097,0,0,0,0,0,0,0,0,0,0", "0,0,0,0,0,0,-4097,0,0,0,0,0,0,0,0,0",
+                          "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4097"})
+    EXPECT_THROW(parse_move_order(bad), InputError) << bad;
+  OrderWeights w = kDefaultOrder;
+  w.behind_cut.per_pit = -4097;
+  try {
+    check_move_order(w);
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("behind_cut.per_pit = -4097"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MoveOrder, MalformedTextIsRefused) {
+  for (const char* bad : {"", "1", "1,2,3", "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1", "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1",
+                          "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,", ",1,1,1,1,1,1,1,1,1,1,1,1,1,1,1", "1,1,1,1,1,1,1,,1,1,1,1,1,1,1,1",
+                          "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,x", "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1.5", " 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1",
+                          "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 ", "+1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1", "tuned",
+                          "99999999999,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"})
+    EXPECT_THROW(parse_move_order(bad), InputError) << "'" << bad << "'";
+}
+
+}  // namespace move_order
 
 }  // namespace

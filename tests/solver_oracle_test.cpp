@@ -114,6 +114,52 @@ TEST_P(SolverVsOracle, ValuesDoNotDependOnThreadsTableSizeOrDeepening) {
   }
 }
 
+// The move order decides only how soon a cut-off comes: orders of random
+// weights (negative ones, zeros and the extremes the bounds allow among
+// them), on one thread and on two splitting everywhere, find the
+// brute-force value.
+TEST_P(SolverVsOracle, ValuesDoNotDependOnTheMoveOrder) {
+  const Config& c = GetParam();
+  std::mt19937 rng(20261207);
+  auto weight = [&](int low, int high) {
+    switch (std::uniform_int_distribution<int>(0, 5)(rng)) {
+      case 0: return low;
+      case 1: return high;
+      case 2: return 0;
+      default: return std::uniform_int_distribution<int>(low, high)(rng);
+    }
+  };
+  auto node = [&] {
+    return solver::NodeWeights{weight(0, solver::kMaxExtraTurnWeight), weight(-solver::kMaxOrderWeight, solver::kMaxOrderWeight),
+                               weight(-solver::kMaxOrderWeight, solver::kMaxOrderWeight),
+                               weight(-solver::kMaxOrderWeight, solver::kMaxOrderWeight)};
+  };
+  const auto all = oracle::reachable_values(c.oracle_rules, oracle::parse(c.starts.back()));
+  for (int trial = 0; trial < 4; ++trial) {
+    const solver::OrderWeights order{node(), node(), node(), node()};
+    solver::Solver one(c.rules, {.threads = 1, .tt_megabytes = 1, .move_order = order});
+    solver::Solver two(c.rules, {.threads = 2, .tt_megabytes = 1, .parallel_split_above_tables = -64, .move_order = order});
+    for (const auto& [board, value] : spread(all, 40)) {
+      const Position p = parse_position(oracle::format(board));
+      EXPECT_EQ(one.solve(p).value, value) << oracle::format(board) << " order " << solver::format_move_order(order);
+      EXPECT_EQ(two.solve(p).value, value) << oracle::format(board) << " order " << solver::format_move_order(order);
+    }
+  }
+}
+
+// The ruleset's tuned order given as weights is read by a worker of its
+// own (compiled for no fixed width, reading the weights from the options):
+// it searches the same nodes as the compiled-in order.
+TEST_P(SolverVsOracle, TheTunedOrderGivenAsWeightsSearchesTheSameNodes) {
+  const Config& c = GetParam();
+  const Position p = parse_position(c.starts.back());
+  solver::Solver compiled(c.rules, {.threads = 1, .tt_megabytes = 1});
+  solver::Solver given(c.rules, {.threads = 1, .tt_megabytes = 1, .move_order = solver::tuned_move_order(c.rules)});
+  const solver::SolveResult a = compiled.solve(p), b = given.solve(p);
+  EXPECT_EQ(a.nodes, b.nodes);
+  EXPECT_EQ(a.value, b.value);
+}
+
 // The split search on two threads, splitting at every node, on boards large
 // enough for both threads to work at once, so that refutations cancel
 // siblings in flight and nodes above them give up (on the tiny boards above,

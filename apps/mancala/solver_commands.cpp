@@ -183,7 +183,8 @@ int cmd_solve(const Args& args) {
                 {"complete", true},
                 {"threads", options.threads},
                 {"tt_mb", options.tt_megabytes},
-                {"tt_entries", r.tt_entries}};
+                {"tt_entries", r.tt_entries},
+                {"move_order", solver::format_move_order(options.move_order ? *options.move_order : solver::tuned_move_order(g.rules))}};
     if (stats) out["search_stats"] = search_stats_json(r.search_stats);
     print_json(out);
     return 0;

@@ -19,6 +19,9 @@ void add_solver_options(po::options_description& desc, bool with_time_limit) {
        "solve all boards with up to this many seeds by retrograde analysis first (-1: automatic)")
       ("deepening", po::value<int>()->default_value(solver::SolveOptions{}.deepening_depth),
        "iterative deepening up to this depth before the exact search, for move order and a first guess (0: none)")
+      ("move-order", po::value<std::string>()->default_value("tuned"),
+       "the search's move-order weights: tuned (the ruleset's own) or 16 comma-separated integers, for "
+       "experiments with the order (values never change, nodes do; see scripts/tune_move_order.py)")
       ("quiet", po::bool_switch(), "no progress line on stderr");
 }
 
@@ -34,6 +37,7 @@ solver::SolveOptions solver_options(const po::variables_map& vm) {
   o.tt_megabytes = tt_megabytes(vm);
   o.level_table_seeds = int(int_option(vm, "level-tables", -1, 127));
   o.deepening_depth = vm["deepening"].as<int>();  // range checked by the Solver
+  if (const std::string order = vm["move-order"].as<std::string>(); order != "tuned") o.move_order = solver::parse_move_order(order);
   return o;
 }
 

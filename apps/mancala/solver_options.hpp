@@ -12,7 +12,7 @@
 
 namespace mancala::cli {
 
-// --threads, --tt-mb, --tables, --level-tables, --deepening, --quiet, and
+// --threads, --tt-mb, --tables, --level-tables, --deepening, --move-order, --quiet, and
 // with `with_time_limit` --time-limit (solve_stop.hpp).
 void add_solver_options(po::options_description& desc, bool with_time_limit = false);
 // --tt-mb, range-checked.

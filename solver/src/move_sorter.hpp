@@ -28,14 +28,13 @@
 
 #include "mancala/position.hpp"
 #include "mancala/rules.hpp"
+#include "mancala/solver/move_order.hpp"
 
 namespace mancala::solver::detail {
 
-// What the order of a node's children depends on at the node.
-struct OrderNode {
-  bool behind;      // the mover is behind in the stores
-  bool expect_cut;  // the node's window asks the mover for no gain from the board (hi_window <= 0)
-};
+// The weights' types (NodeWeights, OrderNode, OrderWeights) are public, in
+// mancala/solver/move_order.hpp: a caller may replace the order
+// (SolveOptions::move_order).
 
 // What the order of one child depends on.
 struct OrderChild {
@@ -47,25 +46,6 @@ struct OrderChild {
   int replies;       // the opponent's legal moves after the move; read only if counts_replies()
   int material;      // seeds on the mover's row minus the opponent's, after the move;
                      // read only if weighs_material()
-};
-
-// The weights of the order at one kind of node (a seed of gain weighs
-// MoveSorter::kPerSeedOfGain).  A weight of 0 leaves its input uncomputed.
-struct NodeWeights {
-  int extra_turn;            // added for an extra turn
-  int per_reply;             // taken off a reply left to the opponent (not after an extra turn:
-                             // then the mover, not the opponent, replies)
-  int per_seed_of_material;  // added a seed of material
-  int per_pit;               // added a pit towards the store
-};
-
-// The weights by the node's kind: whether its mover is behind in the
-// stores, and whether its window expects a cut-off.
-struct OrderWeights {
-  NodeWeights level_fail_low, level_cut, behind_fail_low, behind_cut;
-  constexpr const NodeWeights& at(const OrderNode& n) const {
-    return n.behind ? (n.expect_cut ? behind_cut : behind_fail_low) : (n.expect_cut ? level_cut : level_fail_low);
-  }
 };
 
 // Every ruleset without an order of its own.  An extra turn first, at any

@@ -42,7 +42,9 @@ struct PathEntry {
 // "Move-ordering and search-parameter measurements").  Width 0 takes any.
 // Stats: the worker counts what its nodes did (SearchStats), and adds the
 // counts to the shared ones when it ends; a worker without compiles no count.
-template <class R, int Width = 0, bool Stats = false>
+// OrderFromOptions: the move order's weights are read from SharedState
+// (SolveOptions::move_order) rather than compiled in (order_weights<R>).
+template <class R, int Width = 0, bool Stats = false, bool OrderFromOptions = false>
 class Worker {
  public:
   // Oware is the only ruleset whose in-level moves can come back to a position.
@@ -327,7 +329,8 @@ class Worker {
   // order is MoveSorter's, with the weights of the ruleset (order_weights).
   [[gnu::flatten]] int order_children(const Position& p, int skip, Child* kids, const std::int8_t* const* table_value, int played,
                      std::uint8_t* seq, bool expect_cut) const {
-    const NodeWeights& w = order_weights<R>().at(OrderNode{p.store_difference() < 0, expect_cut});
+    const OrderWeights& weights = OrderFromOptions ? *s_.move_order : order_weights<R>();
+    const NodeWeights& w = weights.at(OrderNode{p.store_difference() < 0, expect_cut});
     int order[kMaxPitsPerSide];
     std::uint8_t index[kMaxPitsPerSide];
     int n = 0;
@@ -512,10 +515,10 @@ class Worker {
 // One null-window (or any-window) search of the root; with several threads
 // the search splits among them (Worker::search).  A search the caller
 // stopped (SolveOptions::stop) throws SearchStopped.
-template <class R, int Width, bool Stats = false>
+template <class R, int Width, bool Stats = false, bool OrderFromOptions = false>
 int search_root_with(SharedState& shared, const Position& p, int alpha, int beta, int depth) {
   const std::uint64_t key = shared.key(p);
-  Worker<R, Width, Stats> w(shared);
+  Worker<R, Width, Stats, OrderFromOptions> w(shared);
   bool tainted = false;
   const int v = w.search(p, key, alpha, beta, 0, depth, tainted);
   if (w.aborted()) throw SearchStopped();
@@ -524,9 +527,15 @@ int search_root_with(SharedState& shared, const Position& p, int alpha, int beta
 
 // Six- and five-pit boards (Kalah's, Oware's and BrainKing's usual sizes)
 // get a worker compiled for their width; a solve that counts its nodes
-// (SharedState::stats) gets one of any width that counts.
+// (SharedState::stats) gets one of any width that counts, and one with a
+// move order of the caller's (SharedState::move_order) one of any width
+// that reads it.
 template <class R>
 int search_root(SharedState& shared, const Position& p, int alpha, int beta, int depth = kExactDepth) {
+  if (shared.move_order) {
+    if (shared.stats) return search_root_with<R, 0, true, true>(shared, p, alpha, beta, depth);
+    return search_root_with<R, 0, false, true>(shared, p, alpha, beta, depth);
+  }
   if (shared.stats) return search_root_with<R, 0, true>(shared, p, alpha, beta, depth);
   if (p.m() == 6 && shared.index.pits() == 12) return search_root_with<R, 6>(shared, p, alpha, beta, depth);
   if (p.m() == 5 && shared.index.pits() == 10) return search_root_with<R, 5>(shared, p, alpha, beta, depth);

@@ -64,6 +64,9 @@ struct SharedState {
   // worker ends (null: not counted).
   SearchStats* stats = nullptr;
   std::mutex stats_mutex;
+  // SolveOptions::move_order: the weights a worker compiled to read them
+  // uses (null: the ruleset's tuned order, compiled in).
+  const OrderWeights* move_order = nullptr;
 
   void add_stats(const SearchStats& w) {
     const std::lock_guard lock(stats_mutex);

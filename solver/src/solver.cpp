@@ -54,6 +54,7 @@ struct Solver::Impl {
 
   Impl(const Ruleset& r, const SolveOptions& o) : rules(r), options(o), tt(o.tt_megabytes, o.threads > 1) {
     if (o.threads < 1) throw InputError("--threads must be at least 1");
+    if (o.move_order) check_move_order(*o.move_order);
     if (o.deepening_depth < 0 || o.deepening_depth >= kExactDepth)
       throw InputError("--deepening must be between 0 and " + std::to_string(kExactDepth - 1) + ", got " +
                        std::to_string(o.deepening_depth));
@@ -201,6 +202,7 @@ struct Solver::Impl {
     table_top = -1;
     SolveResult result;
     if (options.search_stats) shared.stats = &result.search_stats;
+    if (options.move_order) shared.move_order = &*options.move_order;
     // The solve's own arena holds its threads (the level-table build and the
     // searches run in it), so that two solvers, or a solve beside a table
     // build, never clamp each other as a process-wide limit would.

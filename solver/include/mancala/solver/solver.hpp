@@ -41,10 +41,12 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "mancala/position.hpp"
 #include "mancala/ruleset.hpp"
+#include "mancala/solver/move_order.hpp"
 #include "mancala/solver/transposition_table.hpp"
 
 namespace mancala::solver {
@@ -120,6 +122,11 @@ struct SolveOptions {
   // a worker compiled for no fixed width: the same nodes and values, slower
   // (so time a solve without it).
   bool search_stats = false;
+  // The move order's weights in place of the ruleset's tuned ones
+  // (tuned_move_order), for experiments with the order: the values are the
+  // same, the nodes are not.  The search then runs a worker compiled for no
+  // fixed width that reads them (slower: tune on node counts).
+  std::optional<OrderWeights> move_order = std::nullopt;
   // Tests only: stop as `stop` does just before exact test N + 1 would
   // start, so that a test can stop a solve at a chosen point (-1: never).
   int test_stop_after_tests = -1;
