@@ -326,7 +326,8 @@ class Worker {
   // asks the mover for no gain from the board (hi_window <= 0).  Such nodes
   // almost always fail high (a refutation is found), the others mostly
   // fail low (counted in a Kalah(6,4) solve; see results/README.md).  The
-  // order is MoveSorter's, with the weights of the ruleset (order_weights).
+  // order is MoveSorter's, with the weights of the ruleset (order_weights)
+  // or the caller's (OrderFromOptions).
   [[gnu::flatten]] int order_children(const Position& p, int skip, Child* kids, const std::int8_t* const* table_value, int played,
                      std::uint8_t* seq, bool expect_cut) const {
     const OrderWeights& weights = OrderFromOptions ? *s_.move_order : order_weights<R>();
