@@ -4,6 +4,7 @@
 # plot_tables.py adds the MPI ranks panel exactly when an MPI scaling CSV
 # (columns: results/README.md) is there, and refuses one without the needed
 # columns.  Skipped (77) when Debian's python3 has no matplotlib.
+# plot_move_order_tuning.py draws a tuning's trials.
 # search_stats.py records a solve's counts (the table directory written as
 # T, never its path) and draws the committed records.
 #   tests/plots_test.sh SOURCE_DIR MANCALA
@@ -122,4 +123,11 @@ is_png "$work/search_stats.png" || fail "search_stats.png is not a PNG"
 echo '{"records": []}' >"$work/no_stats.json"
 "$py" "$src/scripts/search_stats.py" plot "$work/no_stats.json" "$work/none.png" 2>"$work/err" && fail "a file without records drawn"
 grep -q "no records" "$work/err" || fail "a file without records: $(cat "$work/err")"
+# plot_move_order_tuning.py on the committed Congkak tuning; a file that is
+# no tuning CSV is refused with one line, status 2.
+"$py" "$src/scripts/plot_move_order_tuning.py" "$src/results/congkak_move_order_tuning.csv" "$work/tuning.png" 2>"$work/err" \
+  || fail "plot_move_order_tuning.py: $(cat "$work/err")"
+is_png "$work/tuning.png" || fail "congkak_move_order_tuning.png is not a PNG"
+"$py" "$src/scripts/plot_move_order_tuning.py" "$src/results/girving_comparison.csv" "$work/x.png" 2>"$work/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] || fail "a CSV that is not a tuning's: $(cat "$work/err")"
 echo "1 passed, 0 failed"

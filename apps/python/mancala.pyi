@@ -92,6 +92,7 @@ class SolveResult:
     seconds: float
     threads: int
     level_tables: int
+    move_order: str
 
 class ProbeResult:
     value: int
@@ -118,5 +119,5 @@ class Tables:
 
 _TablesArg = Union[None, str, bytes, os.PathLike[str], os.PathLike[bytes], Tables]
 
-def solve(state: State, threads: int = 0, tables: _TablesArg = None, tt_mb: int = 256, tables_in_memory: str = "auto") -> SolveResult: ...
-def analyze(state: State, threads: int = 0, tables: _TablesArg = None, tt_mb: int = 256, tables_in_memory: str = "auto") -> list[tuple[int, int]]: ...
+def solve(state: State, threads: int = 0, tables: _TablesArg = None, tt_mb: int = 256, tables_in_memory: str = "auto", move_order: Optional[str] = None) -> SolveResult: ...
+def analyze(state: State, threads: int = 0, tables: _TablesArg = None, tt_mb: int = 256, tables_in_memory: str = "auto", move_order: Optional[str] = None) -> list[tuple[int, int]]: ...

@@ -30,6 +30,7 @@ struct SolveAnswer {
   double seconds = 0;
   int threads = 1;
   int level_tables = -1;  // boards with up to this many seeds came from tables
+  std::string move_order;  // the order searched, in its text form (solver/move_order.hpp)
 };
 
 }  // namespace
@@ -45,7 +46,7 @@ std::optional<int> optional_action(int pit) { return pit ? std::optional<int>(pi
 
 // The solve options of the keyword arguments (the command line's checks,
 // with messages that name the arguments).
-solver::SolveOptions solve_options(int threads, long long tt_mb) {
+solver::SolveOptions solve_options(int threads, long long tt_mb, const std::optional<std::string>& move_order) {
   if (threads < 0 || threads > 1024)
     throw InputError("threads must be between 0 and 1024 (0: every available core), got " + std::to_string(threads));
   constexpr long long kMaxTtMegabytes = 1LL << 30;
@@ -54,6 +55,7 @@ solver::SolveOptions solve_options(int threads, long long tt_mb) {
   solver::SolveOptions o;
   o.threads = threads == 0 ? cli::available_cpus() : threads;
   o.tt_megabytes = std::size_t(tt_mb);
+  if (move_order) o.move_order = solver::parse_move_order(*move_order);
   return o;
 }
 
@@ -119,8 +121,8 @@ auto with_solver(const Ruleset& rules, const Position& p, solver::SolveOptions o
 }
 
 SolveAnswer solve(const GameState& state, int threads, const py::object& tables, long long tt_mb,
-                  const std::string& in_memory_name) {
-  const solver::SolveOptions options = solve_options(threads, tt_mb);
+                  const std::string& in_memory_name, const std::optional<std::string>& move_order) {
+  const solver::SolveOptions options = solve_options(threads, tt_mb, move_order);
   const solver::TablesInMemory in_memory = tables_in_memory(in_memory_name);
   const std::optional<std::filesystem::path> dir = tables_dir(tables);
   const Ruleset rules = state.rules();
@@ -128,12 +130,14 @@ SolveAnswer solve(const GameState& state, int threads, const py::object& tables,
   const solver::SolveResult r = run_interruptibly([&](const std::atomic<bool>* stop) {
     return with_solver(rules, p, options, dir, in_memory, stop, [&](solver::Solver& s) { return s.solve(p); });
   });
-  return {r.value, r.board_value, r.best_move, r.pv, r.nodes, r.seconds, options.threads, r.level_tables};
+  return {r.value,   r.board_value,   r.best_move,     r.pv, r.nodes,
+          r.seconds, options.threads, r.level_tables,
+          solver::format_move_order(options.move_order ? *options.move_order : solver::tuned_move_order(rules))};
 }
 
 std::vector<std::pair<int, int>> analyze(const GameState& state, int threads, const py::object& tables, long long tt_mb,
-                                         const std::string& in_memory_name) {
-  const solver::SolveOptions options = solve_options(threads, tt_mb);
+                                         const std::string& in_memory_name, const std::optional<std::string>& move_order) {
+  const solver::SolveOptions options = solve_options(threads, tt_mb, move_order);
   const solver::TablesInMemory in_memory = tables_in_memory(in_memory_name);
   const std::optional<std::filesystem::path> dir = tables_dir(tables);
   const Ruleset rules = state.rules();
@@ -183,10 +187,13 @@ void bind_solve(py::module_& m) {
       .def_readonly("level_tables", &SolveAnswer::level_tables,
                     "Boards with up to this many seeds were read from endgame tables (tables=, or levels the solver "
                     "built in memory first), -1 if none.")
+      .def_readonly("move_order", &SolveAnswer::move_order,
+                    "The move-order weights searched with (16 integers, as solve()'s move_order=): the ruleset's "
+                    "tuned ones unless move_order= was given.")
       .def("__repr__", &repr);
 
   m.def("solve", &solve, py::arg("state"), py::arg("threads") = 0, py::arg("tables") = py::none(),
-        py::arg("tt_mb") = 256, py::arg("tables_in_memory") = "auto",
+        py::arg("tt_mb") = 256, py::arg("tables_in_memory") = "auto", py::arg("move_order") = py::none(),
         R"doc(The exact value of a state under perfect play: a SolveResult.
 
 threads: search threads, 0 for every core this process may use
@@ -199,11 +206,14 @@ directory).  tt_mb: the transposition table in MiB.  tables_in_memory: 'auto'
 tables and they take at most a quarter of the machine's memory, and 1 GiB
 or more or some are compressed), 'yes'
 (always; ValueError past half of it) or 'no' (read the files in place); as
-the command line's --tables-in-memory.  The GIL is released while
+the command line's --tables-in-memory.  move_order: None (the ruleset's
+tuned move order) or 16 comma-separated integers, as the command line's
+--move-order: an experiment with the order, which changes the nodes, never
+the value (ValueError for a malformed or out-of-bounds one).  The GIL is released while
 the solver runs; Ctrl-C stops it and raises KeyboardInterrupt.
 )doc");
   m.def("analyze", &analyze, py::arg("state"), py::arg("threads") = 0, py::arg("tables") = py::none(),
-        py::arg("tt_mb") = 256, py::arg("tables_in_memory") = "auto",
+        py::arg("tt_mb") = 256, py::arg("tables_in_memory") = "auto", py::arg("move_order") = py::none(),
         R"doc(The exact value of every legal action: a list of (action, value), best first,
 where value is the final store difference for the player to move after
 playing it (as solve()'s value); empty when the game is over.  Arguments as
