@@ -3,7 +3,7 @@
 # build-fuzz/) and runs each for a bounded time (README.md, "Fuzzing").
 #   scripts/fuzz.sh                      every target, 20 s each
 #   scripts/fuzz.sh --time S             S seconds each
-#   scripts/fuzz.sh --target NAME        only that target (repeatable): position, table_file, batch_manifest
+#   scripts/fuzz.sh --target NAME        only that target (repeatable): position, table_file, batch_manifest, move_order
 #   scripts/fuzz.sh --artifacts DIR      where crash inputs go (default build-fuzz/artifacts),
 #                                        one subdirectory per target
 # Seeds come from tests/fuzz/corpus/<target>/ (read only); what a run finds
@@ -17,7 +17,7 @@ dir="$root/build-fuzz"
 seconds=20
 artifacts="$dir/artifacts"
 targets=()
-all_targets=(position table_file batch_manifest)
+all_targets=(position table_file batch_manifest move_order)
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) seconds=${2:?--time needs seconds}; shift 2 ;;

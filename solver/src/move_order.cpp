@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <string>
+#include <string_view>
 #include <system_error>
 
 #include "mancala/error.hpp"
@@ -19,6 +20,18 @@ constexpr std::array<const char*, 4> kWeights = {"extra_turn", "per_reply", "per
 
 std::array<const NodeWeights*, 4> kinds_of(const OrderWeights& w) {
   return {&w.level_fail_low, &w.level_cut, &w.behind_fail_low, &w.behind_cut};
+}
+
+// The form format_move_order writes: "0", or digits without a leading zero
+// after an optional '-', so that a text the parser takes prints back the
+// same (as the position notation).
+bool canonical_integer(const std::string& f) {
+  const std::size_t digits = f.size() - (!f.empty() && f[0] == '-' ? 1 : 0);
+  if (digits == 0 || digits > 10) return false;
+  const std::string_view d(f.data() + (f.size() - digits), digits);
+  for (const char c : d)
+    if (c < '0' || c > '9') return false;
+  return !(d[0] == '0' && (digits > 1 || f[0] == '-'));
 }
 
 std::array<int, 4> fields_of(const NodeWeights& n) { return {n.extra_turn, n.per_reply, n.per_seed_of_material, n.per_pit}; }
@@ -56,8 +69,9 @@ OrderWeights parse_move_order(const std::string& text) {
     if (count == v.size()) throw InputError("move order '" + text + "': more than 16 weights");
     int x = 0;
     const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), x);
-    if (field.empty() || ec != std::errc() || end != field.data() + field.size())
-      throw InputError("move order '" + text + "': weight " + std::to_string(count + 1) + " ('" + field + "') is not an integer");
+    if (!canonical_integer(field) || ec != std::errc() || end != field.data() + field.size())
+      throw InputError("move order '" + text + "': weight " + std::to_string(count + 1) + " ('" + field +
+                       "') is not an integer in its plain form (digits, a leading '-', no leading zero)");
     v[count++] = x;
     if (comma == std::string::npos) break;
     at = comma + 1;

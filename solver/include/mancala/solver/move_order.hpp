@@ -15,6 +15,8 @@
 // per_reply, per_seed_of_material, per_pit) of the level player's nodes
 // expected to fail low, of its nodes expected to cut off, then of the player
 // behind's, in that order: "256,8,5,8,384,4,0,2,256,24,6,8,384,8,3,2".
+// Each integer is in its plain form (no '+', no leading zero, no "-0"), so
+// that a text the parser takes prints back the same.
 #pragma once
 
 #include <string>
