@@ -184,7 +184,7 @@ int cmd_solve(const Args& args) {
                 {"threads", options.threads},
                 {"tt_mb", options.tt_megabytes},
                 {"tt_entries", r.tt_entries},
-                {"move_order", solver::format_move_order(options.move_order ? *options.move_order : solver::tuned_move_order(g.rules))}};
+                {"move_order", solver::format_move_order(solver::searched_move_order(g.rules, options))}};
     if (stats) out["search_stats"] = search_stats_json(r.search_stats);
     print_json(out);
     return 0;

@@ -132,7 +132,7 @@ SolveAnswer solve(const GameState& state, int threads, const py::object& tables,
   });
   return {r.value,   r.board_value,   r.best_move,     r.pv, r.nodes,
           r.seconds, options.threads, r.level_tables,
-          solver::format_move_order(options.move_order ? *options.move_order : solver::tuned_move_order(rules))};
+          solver::format_move_order(solver::searched_move_order(rules, options))};
 }
 
 std::vector<std::pair<int, int>> analyze(const GameState& state, int threads, const py::object& tables, long long tt_mb,

@@ -132,6 +132,12 @@ struct SolveOptions {
   int test_stop_after_tests = -1;
 };
 
+// The move order a solve with `options` searches `rules` with: the
+// caller's (SolveOptions::move_order), else the ruleset's tuned one.
+inline const OrderWeights& searched_move_order(const Ruleset& rules, const SolveOptions& options) {
+  return options.move_order ? *options.move_order : tuned_move_order(rules);
+}
+
 // One null-window test of the root: is the value >= `at_least`?  Values are
 // final store differences, like SolveResult::value.
 struct TestRecord {
