@@ -150,6 +150,9 @@ TEST(RowSumSlices, GiveTheValuesOfOneMachine) {
     expect_row_sum_slices_match<CongkakRules<CongkakCapture::NeedsOpposite>>(4, 6, parts);
     expect_row_sum_slices_match<KalahRules<false>>(5, 5, parts);  // the 5- and 6-pit code paths
     expect_row_sum_slices_match<KalahRules<true>>(6, 4, parts);
+    // Mover's rows of 7 and 8 seeds: 792 and 1287 rows, more than one tile
+    // of the exits' scan (LevelTiles::kRows).
+    expect_row_sum_slices_match<KalahRules<false>>(6, 8, parts);
     expect_row_sum_slices_match<BrainKingRules>(1, 6, parts);
   }
 }

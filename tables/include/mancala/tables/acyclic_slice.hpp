@@ -46,6 +46,7 @@
 #include "mancala/valuation.hpp"
 #include "mancala/tables/board_exits.hpp"
 #include "mancala/tables/board_index.hpp"
+#include "mancala/tables/board_width.hpp"
 #include "mancala/tables/exit_requests.hpp"
 #include "mancala/tables/phi_buckets.hpp"
 #include "mancala/tables/value_encoding.hpp"
@@ -215,8 +216,7 @@ class AcyclicSlice {
           const MoveMask moves = !foreign && !in_level_moves_.empty() ? MoveMask(in_level_moves_[offset]) : R::legal_moves(p);
           for (MoveMask rest = moves; rest; rest &= rest - 1) {
             Position c = p;
-            const MoveResult res = R::play(c, std::countr_zero(rest));
-            assume_board_width<Width>(c);
+            const MoveResult res = play_at_width<R, Width>(c, std::countr_zero(rest));
             if (res.game_over) continue;
             const int cs = c.board_seeds();
             if (cs != k_) continue;  // an exit: folded in already

@@ -26,44 +26,57 @@ struct BoardExits {
   MoveMask in_level = 0;
 };
 
-// Board p of level k, not finished.  held(s, r) points at the value of rank
-// r of lower level s when this process holds it, else is null; owner(key)
-// is the process to ask, and the request waits at `offset` in `out`.
-// in_level_child(child) is called for every move that keeps the seeds on
-// the board (a RowSumSlice checks its row sums there).  The held children
-// are all played, and their cache lines touched, before any is read, so
-// that their misses overlap (as in LevelValues).
-template <class R, int Width, class Held, class Owner, class InLevelChild>
-BoardExits value_board_exits(const BoardIndex& index, const Position& p, int k, std::uint64_t offset, const Held& held,
-                             const Owner& owner, ExitRequests& out, const InLevelChild& in_level_child) {
-  constexpr int kMoves = Width > 0 ? Width : kMaxPitsPerSide;
-  struct Exit {
+// A board's moves played by play_board_exits(): the best of those valued at
+// once, and the held children whose values were asked for (prefetched) but
+// not read yet.  Reading them later, after more boards were played, lets
+// more misses overlap than one board's moves give (as LevelValues' batches).
+template <int Width>
+struct PlayedExits {
+  struct Held {
     const std::int8_t* value;
     int gain;
     bool extra;
-  } exits[kMoves];
+  } held[Width > 0 ? Width : kMaxPitsPerSide];
   int n = 0;
   BoardExits found;
+
+  // found, with the held children's values read in.
+  BoardExits settle() const {
+    BoardExits done = found;
+    for (int j = 0; j < n; ++j) done.best = std::max(done.best, move_value(held[j].extra, held[j].gain, *held[j].value));
+    return done;
+  }
+};
+
+// Plays board p of level k, not finished, into `played`.  held(s, r) points
+// at the value of rank r of lower level s when this process holds it, else
+// is null; owner(key) is the process to ask, and the request waits at
+// `offset` in `out`.  in_level_child(child) is called for every move that
+// keeps the seeds on the board (a RowSumSlice checks its row sums there).
+template <class R, int Width, class Held, class Owner, class InLevelChild>
+void play_board_exits(const BoardIndex& index, const Position& p, int k, std::uint64_t offset, const Held& held,
+                      const Owner& owner, ExitRequests& out, const InLevelChild& in_level_child, PlayedExits<Width>& played) {
+  played.n = 0;
+  played.found = BoardExits{};
   for (MoveMask rest = R::legal_moves(p); rest; rest &= rest - 1) {
     Position c = p;
     const int pit = std::countr_zero(rest);
-    const MoveResult res = R::play(c, pit);
-    assume_board_width<Width>(c);
+    const MoveResult res = play_at_width<R, Width>(c, pit);
     const int gain = move_gain(c, res.extra_turn, 0);
     if (res.game_over) {
-      found.best = std::max(found.best, move_value(res.extra_turn, gain, 0));
+      played.found.best = std::max(played.found.best, move_value(res.extra_turn, gain, 0));
       continue;
     }
     const int cs = c.board_seeds();
     if (cs == k) {
       in_level_child(c, res);
-      found.in_level |= MoveMask(1) << pit;
+      played.found.in_level |= MoveMask(1) << pit;
       continue;
     }
     const std::uint64_t cr = index.template rank_for_width<Width>(c.pits.data(), cs);
     if (const std::int8_t* v = held(cs, cr)) {
       __builtin_prefetch(v);
-      exits[n++] = {v, gain, res.extra_turn};
+      played.held[played.n++] = {v, gain, res.extra_turn};
     } else {
       const std::uint64_t key = value_key(cs, cr);
       const int r = owner(key);
@@ -71,8 +84,17 @@ BoardExits value_board_exits(const BoardIndex& index, const Position& p, int k, 
       out.waiting[std::size_t(r)].push_back({offset, std::int16_t(gain), res.extra_turn});
     }
   }
-  for (int j = 0; j < n; ++j) found.best = std::max(found.best, move_value(exits[j].extra, exits[j].gain, *exits[j].value));
-  return found;
+}
+
+// play_board_exits() and settle() at once: the held children are all
+// played, and their cache lines touched, before any is read, so that the
+// misses of one board's moves overlap.
+template <class R, int Width, class Held, class Owner, class InLevelChild>
+BoardExits value_board_exits(const BoardIndex& index, const Position& p, int k, std::uint64_t offset, const Held& held,
+                             const Owner& owner, ExitRequests& out, const InLevelChild& in_level_child) {
+  PlayedExits<Width> played;
+  play_board_exits<R, Width>(index, p, k, offset, held, owner, out, in_level_child, played);
+  return played.settle();
 }
 
 }  // namespace mancala::tables

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "mancala/position.hpp"
+#include "mancala/rules.hpp"
 
 namespace mancala::tables {
 
@@ -30,6 +31,19 @@ template <int Width>
   if constexpr (Width > 0) {
     if (p.m() != Width) __builtin_unreachable();
   }
+}
+
+// The ruleset's move on a board of Width pits a side, flattened: the move
+// is inlined here and compiled for that width.  The distributed slices
+// called the general move out of line (a quarter of a one-rank Kalah
+// build's samples were in it); LevelValues gets the same by flattening
+// its own loop (level_values.hpp).
+template <class R, int Width>
+[[gnu::flatten]] inline MoveResult play_at_width(Position& p, int pit) {
+  assume_board_width<Width>(p);
+  const MoveResult res = R::play(p, pit);
+  assume_board_width<Width>(p);
+  return res;
 }
 
 }  // namespace mancala::tables

@@ -9,7 +9,9 @@
 //     otherwise asked of the child's owner (ExitRequests) and folded in
 //     when the answer comes.  The moves that stay in the level are
 //     remembered, a bit a pit (a byte a board, boards of up to 8 pits a
-//     side).
+//     side).  The boards go in tiles, and the held children's values of
+//     kExitBatch boards are asked for before any is read, as LevelValues
+//     does on one machine.
 //  2. Moves within the level (value_in_level): one memoized depth-first
 //     pass over the boards that have any, as LevelValues does on one
 //     machine, without a message: threads may value a shared child twice,
@@ -26,6 +28,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cstdint>
@@ -39,7 +42,9 @@
 #include "mancala/valuation.hpp"
 #include "mancala/tables/board_exits.hpp"
 #include "mancala/tables/board_index.hpp"
+#include "mancala/tables/board_width.hpp"
 #include "mancala/tables/exit_requests.hpp"
+#include "mancala/tables/level_tiles.hpp"
 #include "mancala/tables/row_sum_classes.hpp"
 #include "mancala/tables/value_encoding.hpp"
 
@@ -51,6 +56,9 @@ class RowSumSlice {
   // The in-level moves of a board are kept in a byte.
   static constexpr int kMaxPits = 8;
   static bool supports(int m) { return m <= kMaxPits; }
+  // Boards whose exits are played before any of their held children's
+  // values is read (as LevelValues::kScanBatch).
+  static constexpr int kExitBatch = 16;
 
   RowSumSlice(const BoardIndex& index, const RowSumClasses& classes)
       : index_(index), classes_(classes), m_(classes.pits_per_side()), k_(classes.seeds()),
@@ -135,27 +143,75 @@ class RowSumSlice {
     }
   }
 
+  // The same boards as for_each_board, in tiles (level_tiles.hpp): up to
+  // LevelTiles::kRows mover's rows of one sum, consecutive in their order,
+  // paired with each of the blocks' opponent's rows in turn.  A move that
+  // hands the turn over leads to a child whose opponent's row (the rank's
+  // high part) is fixed by the mover's row and the move, and whose mover's
+  // row steps in order as the opponent's row here does, so the exits'
+  // children are read in rank order rather than at random.
+  template <class F>
+  void for_each_board_in_tiles(std::uint64_t first, std::uint64_t last, F&& f) const {
+    Position p;
+    p.pits_per_side = std::uint8_t(m_);
+    std::array<std::uint8_t, kMaxPitsPerSide> tile_first{};  // the tile's first mover's row
+    for (std::uint64_t i = first; i != last;) {
+      const int a = block_sum(i);
+      const std::uint64_t end = std::min(last, first_block_[std::size_t(a) + 1]);
+      const std::uint64_t y_first = i - first_block_[std::size_t(a)], y_end = y_first + (end - i);
+      const std::uint64_t rows = classes_.rows(a);
+      for (std::uint64_t x = 0; x < rows; x += LevelTiles::kRows) {
+        const std::uint64_t count = std::min<std::uint64_t>(LevelTiles::kRows, rows - x);
+        classes_.row_unrank(x, a, tile_first.data());
+        classes_.row_unrank(y_first, k_ - a, p.pits.data() + m_);
+        for (std::uint64_t y = y_first; y != y_end; ++y, classes_.row_next(p.pits.data() + m_)) {
+          std::copy_n(tile_first.begin(), m_, p.pits.begin());
+          const std::uint64_t offset = classes_.off(a) + y * rows + x;
+          for (std::uint64_t j = 0; j != count; ++j, classes_.row_next(p.pits.data())) f(p, a, y, offset + j);
+        }
+      }
+      i = end;
+    }
+  }
+
   template <int Width, class Held, class Owner>
   void value_exits_of(std::uint64_t first, std::uint64_t last, const Held& held, const Owner& owner, ExitRequests& out) {
     const int parts = int(out.keys.size());
     tbb::enumerable_thread_specific<ExitRequests> found([&] { return ExitRequests(parts); });
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(first, last), [&](const tbb::blocked_range<std::uint64_t>& blocks) {
       ExitRequests& mine = found.local();
-      for_each_board(blocks.begin(), blocks.end(), [&](const Position& p, int a, std::uint64_t, std::uint64_t offset) {
+      struct Pending {
+        std::uint64_t offset;
+        PlayedExits<Width> played;
+      } batch[kExitBatch];
+      int waiting = 0;
+      const auto settle_batch = [&] {
+        for (int i = 0; i < waiting; ++i) {
+          const BoardExits exits = batch[i].played.settle();
+          level_[batch[i].offset] = exits.best == kBelowEveryValue ? kUnknownValue : std::int8_t(exits.best);
+          moves_[batch[i].offset] = std::uint8_t(exits.in_level);
+        }
+        waiting = 0;
+      };
+      for_each_board_in_tiles(blocks.begin(), blocks.end(), [&](const Position& p, int a, std::uint64_t, std::uint64_t offset) {
         assume_board_width<Width>(p);
         if (R::is_terminal(p)) {
           level_[offset] = std::int8_t(finished_board_value(p));
           return;
         }
-        const BoardExits exits = value_board_exits<R, Width>(
-            index_, p, k_, offset, held, owner, mine, [&](const Position& c, const MoveResult& res) {
+        Pending& b = batch[waiting++];
+        b.offset = offset;
+        play_board_exits<R, Width>(
+            index_, p, k_, offset, held, owner, mine,
+            [&](const Position& c, const MoveResult& res) {
               if (res.extra_turn || mover_row_sum(c) != k_ - a)
                 throw std::logic_error("a move within level " + std::to_string(k_) +
                                        " left its row sums unswapped: the level cannot be split by row sums");
-            });
-        level_[offset] = exits.best == kBelowEveryValue ? kUnknownValue : std::int8_t(exits.best);
-        moves_[offset] = std::uint8_t(exits.in_level);
+            },
+            b.played);
+        if (waiting == kExitBatch) settle_batch();
       });
+      settle_batch();
     });
     for (auto& f : found) out.append(f);
   }
@@ -194,8 +250,7 @@ class RowSumSlice {
     for (unsigned rest = moves; rest; rest &= rest - 1, ++n) {
       Child& c = children[n];
       c.pos = p;
-      const MoveResult res = R::play(c.pos, std::countr_zero(rest));
-      assume_board_width<Width>(c.pos);
+      const MoveResult res = play_at_width<R, Width>(c.pos, std::countr_zero(rest));
       c.gain = move_gain(c.pos, res.extra_turn, 0);
       // Row sums (b, a): here too, at off(b) + rank(X') * N(b) + rank(Y).
       c.y = classes_.row_rank(c.pos.pits.data() + m_, a);
