@@ -19,8 +19,9 @@
 
 namespace mancala::tables {
 
-// What value_board_exits() found: the best of the moves valued at once
-// (kBelowEveryValue: none), and the moves that stay in the level (bit a pit).
+// What a board's exits gave (PlayedExits::settle): the best of the moves
+// valued here (kBelowEveryValue: none), and the moves that stay in the
+// level (bit a pit).
 struct BoardExits {
   int best = kBelowEveryValue;
   MoveMask in_level = 0;
@@ -84,17 +85,6 @@ void play_board_exits(const BoardIndex& index, const Position& p, int k, std::ui
       out.waiting[std::size_t(r)].push_back({offset, std::int16_t(gain), res.extra_turn});
     }
   }
-}
-
-// play_board_exits() and settle() at once: the held children are all
-// played, and their cache lines touched, before any is read, so that the
-// misses of one board's moves overlap.
-template <class R, int Width, class Held, class Owner, class InLevelChild>
-BoardExits value_board_exits(const BoardIndex& index, const Position& p, int k, std::uint64_t offset, const Held& held,
-                             const Owner& owner, ExitRequests& out, const InLevelChild& in_level_child) {
-  PlayedExits<Width> played;
-  play_board_exits<R, Width>(index, p, k, offset, held, owner, out, in_level_child, played);
-  return played.settle();
 }
 
 }  // namespace mancala::tables

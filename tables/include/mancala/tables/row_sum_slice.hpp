@@ -9,13 +9,15 @@
 //     otherwise asked of the child's owner (ExitRequests) and folded in
 //     when the answer comes.  The moves that stay in the level are
 //     remembered, a bit a pit (a byte a board, boards of up to 8 pits a
-//     side).  The boards go in tiles, and the held children's values of
-//     kExitBatch boards are asked for before any is read, as LevelValues
-//     does on one machine.
+//     side).  The held children's values of kExitBatch boards are asked
+//     for before any is read, as LevelValues does on one machine.
 //  2. Moves within the level (value_in_level): one memoized depth-first
 //     pass over the boards that have any, as LevelValues does on one
 //     machine, without a message: threads may value a shared child twice,
 //     always to the same value.
+//
+// Both steps go through the boards in tiles (for_each_board), so that the
+// children they read come in rank order.
 //
 // What a board holds meanwhile is the best of the moves folded in so far
 // (kUnknownValue: none yet; a table value is never -128), and its in-level
@@ -127,31 +129,17 @@ class RowSumSlice {
   }
 
   // f(board, a, y, offset) for every board of blocks [first, last), a the
-  // seeds of its mover's row and y the rank of its opponent's row, stepped
-  // through in local order.
+  // seeds of its mover's row and y the rank of its opponent's row, in
+  // tiles (level_tiles.hpp): up to LevelTiles::kRows mover's rows of one
+  // sum, consecutive in their order, paired with each of the blocks'
+  // opponent's rows in turn.  A move that hands the turn over leads to a
+  // child whose opponent's row (the high part of its rank, here and in a
+  // lower level) is fixed by the mover's row and the move, and whose
+  // mover's row steps in order as the opponent's row here does (an
+  // in-level move leaves it as it is), so the children are read in rank
+  // order rather than at random.
   template <class F>
   void for_each_board(std::uint64_t first, std::uint64_t last, F&& f) const {
-    Position p;
-    p.pits_per_side = std::uint8_t(m_);
-    for (std::uint64_t i = first; i != last; ++i) {
-      const int a = block_sum(i);
-      const std::uint64_t y = i - first_block_[std::size_t(a)];
-      classes_.row_unrank(y, k_ - a, p.pits.data() + m_);
-      classes_.row_unrank(0, a, p.pits.data());
-      const std::uint64_t begin = block_begin(i), end = begin + classes_.rows(a);
-      for (std::uint64_t offset = begin; offset != end; ++offset, classes_.row_next(p.pits.data())) f(p, a, y, offset);
-    }
-  }
-
-  // The same boards as for_each_board, in tiles (level_tiles.hpp): up to
-  // LevelTiles::kRows mover's rows of one sum, consecutive in their order,
-  // paired with each of the blocks' opponent's rows in turn.  A move that
-  // hands the turn over leads to a child whose opponent's row (the rank's
-  // high part) is fixed by the mover's row and the move, and whose mover's
-  // row steps in order as the opponent's row here does, so the exits'
-  // children are read in rank order rather than at random.
-  template <class F>
-  void for_each_board_in_tiles(std::uint64_t first, std::uint64_t last, F&& f) const {
     Position p;
     p.pits_per_side = std::uint8_t(m_);
     std::array<std::uint8_t, kMaxPitsPerSide> tile_first{};  // the tile's first mover's row
@@ -193,7 +181,7 @@ class RowSumSlice {
         }
         waiting = 0;
       };
-      for_each_board_in_tiles(blocks.begin(), blocks.end(), [&](const Position& p, int a, std::uint64_t, std::uint64_t offset) {
+      for_each_board(blocks.begin(), blocks.end(), [&](const Position& p, int a, std::uint64_t, std::uint64_t offset) {
         assume_board_width<Width>(p);
         if (R::is_terminal(p)) {
           level_[offset] = std::int8_t(finished_board_value(p));
