@@ -162,20 +162,11 @@ class AcyclicSlice {
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, words, 64), [&](const tbb::blocked_range<std::uint64_t>& w) {
       ExitRequests& mine = found.local();
       const std::uint64_t first = a + w.begin() * 64, last = std::min(b, a + w.end() * 64);
-      struct Pending {
-        std::uint64_t offset;
-        PlayedExits<Width> played;
-      } batch[kExitBatch];
-      int waiting = 0;
-      const auto settle_batch = [&] {
-        for (int i = 0; i < waiting; ++i) {
-          const std::uint64_t offset = batch[i].offset;
-          const BoardExits exits = batch[i].played.settle();
-          level_[offset] = exits.best == kBelowEveryValue ? kUnknownValue : std::int8_t(exits.best);
-          if (exits.in_level) in_level_[offset / 64] |= std::uint64_t(1) << (offset % 64);
-          if (!in_level_moves_.empty()) in_level_moves_[offset] = std::uint8_t(exits.in_level);
-        }
-        waiting = 0;
+      ExitBatch<Width> batch;
+      const auto record = [&](std::uint64_t offset, const BoardExits& exits) {
+        level_[offset] = exits.best == kBelowEveryValue ? kUnknownValue : std::int8_t(exits.best);
+        if (exits.in_level) in_level_[offset / 64] |= std::uint64_t(1) << (offset % 64);
+        if (!in_level_moves_.empty()) in_level_moves_[offset] = std::uint8_t(exits.in_level);
       };
       Position p;
       p.pits_per_side = std::uint8_t(m_);
@@ -187,19 +178,14 @@ class AcyclicSlice {
           level_[offset] = std::int8_t(finished_board_value(p));
           continue;
         }
-        Pending& pending = batch[waiting++];
-        pending.offset = offset;
-        play_board_exits<R, Width>(index_, p, k_, offset, held, owner, mine, [](const Position&, const MoveResult&) {}, pending.played);
-        if (waiting == kExitBatch) settle_batch();
+        play_board_exits<R, Width>(index_, p, k_, offset, held, owner, mine, [](const Position&, const MoveResult&) {},
+                                   batch.next(offset));
+        if (batch.full()) batch.settle(record);
       }
-      settle_batch();
+      batch.settle(record);
     });
     for (auto& f : found) out.append(f);
   }
-
-  // Positions whose exits are played before any of their held children's
-  // values is read (as LevelValues::kScanBatch).
-  static constexpr int kExitBatch = 16;
 
   // Groups of positions: their in-level children are found for the whole
   // group first, and their cells touched, then read (the misses overlap).

@@ -49,6 +49,36 @@ struct PlayedExits {
   }
 };
 
+// Boards whose exits are played before any of their held children's values
+// is read, kBoards at a time (as LevelValues::kScanBatch): a batch's misses
+// overlap where one board's moves give only a few.
+template <int Width>
+class ExitBatch {
+ public:
+  static constexpr int kBoards = 16;
+
+  // Where the moves of the board whose cell is `offset` go; settle() first
+  // when the batch is full().
+  PlayedExits<Width>& next(std::uint64_t offset) {
+    pending_[waiting_].offset = offset;
+    return pending_[waiting_++].played;
+  }
+  bool full() const { return waiting_ == kBoards; }
+  // done(offset, exits) for every board played since the last settle(), in turn.
+  template <class Done>
+  void settle(const Done& done) {
+    for (int i = 0; i < waiting_; ++i) done(pending_[i].offset, pending_[i].played.settle());
+    waiting_ = 0;
+  }
+
+ private:
+  struct Pending {
+    std::uint64_t offset;
+    PlayedExits<Width> played;
+  } pending_[kBoards];
+  int waiting_ = 0;
+};
+
 // Plays board p of level k, not finished, into `played`.  held(s, r) points
 // at the value of rank r of lower level s when this process holds it, else
 // is null; owner(key) is the process to ask, and the request waits at

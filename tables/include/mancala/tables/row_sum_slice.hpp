@@ -9,7 +9,7 @@
 //     otherwise asked of the child's owner (ExitRequests) and folded in
 //     when the answer comes.  The moves that stay in the level are
 //     remembered, a bit a pit (a byte a board, boards of up to 8 pits a
-//     side).  The held children's values of kExitBatch boards are asked
+//     side).  The held children's values of ExitBatch's boards are asked
 //     for before any is read, as LevelValues does on one machine.
 //  2. Moves within the level (value_in_level): one memoized depth-first
 //     pass over the boards that have any, as LevelValues does on one
@@ -58,9 +58,6 @@ class RowSumSlice {
   // The in-level moves of a board are kept in a byte.
   static constexpr int kMaxPits = 8;
   static bool supports(int m) { return m <= kMaxPits; }
-  // Boards whose exits are played before any of their held children's
-  // values is read (as LevelValues::kScanBatch).
-  static constexpr int kExitBatch = 16;
 
   RowSumSlice(const BoardIndex& index, const RowSumClasses& classes)
       : index_(index), classes_(classes), m_(classes.pits_per_side()), k_(classes.seeds()),
@@ -168,18 +165,10 @@ class RowSumSlice {
     tbb::enumerable_thread_specific<ExitRequests> found([&] { return ExitRequests(parts); });
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(first, last), [&](const tbb::blocked_range<std::uint64_t>& blocks) {
       ExitRequests& mine = found.local();
-      struct Pending {
-        std::uint64_t offset;
-        PlayedExits<Width> played;
-      } batch[kExitBatch];
-      int waiting = 0;
-      const auto settle_batch = [&] {
-        for (int i = 0; i < waiting; ++i) {
-          const BoardExits exits = batch[i].played.settle();
-          level_[batch[i].offset] = exits.best == kBelowEveryValue ? kUnknownValue : std::int8_t(exits.best);
-          moves_[batch[i].offset] = std::uint8_t(exits.in_level);
-        }
-        waiting = 0;
+      ExitBatch<Width> batch;
+      const auto record = [&](std::uint64_t offset, const BoardExits& exits) {
+        level_[offset] = exits.best == kBelowEveryValue ? kUnknownValue : std::int8_t(exits.best);
+        moves_[offset] = std::uint8_t(exits.in_level);
       };
       for_each_board(blocks.begin(), blocks.end(), [&](const Position& p, int a, std::uint64_t, std::uint64_t offset) {
         assume_board_width<Width>(p);
@@ -187,8 +176,6 @@ class RowSumSlice {
           level_[offset] = std::int8_t(finished_board_value(p));
           return;
         }
-        Pending& b = batch[waiting++];
-        b.offset = offset;
         play_board_exits<R, Width>(
             index_, p, k_, offset, held, owner, mine,
             [&](const Position& c, const MoveResult& res) {
@@ -196,10 +183,10 @@ class RowSumSlice {
                 throw std::logic_error("a move within level " + std::to_string(k_) +
                                        " left its row sums unswapped: the level cannot be split by row sums");
             },
-            b.played);
-        if (waiting == kExitBatch) settle_batch();
+            batch.next(offset));
+        if (batch.full()) batch.settle(record);
       });
-      settle_batch();
+      batch.settle(record);
     });
     for (auto& f : found) out.append(f);
   }
