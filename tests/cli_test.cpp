@@ -702,6 +702,12 @@ std::vector<UserErrorCase> user_error_cases() {
       {"PerftDepth0", {"perft", "--depth", "0"}, {"depth", "at least 1|0"}},
       {"PerftDepthNegative", {"perft", "--depth", "-2"}, {"depth", "at least 1|-2"}},
       {"PerftDepthAbc", {"perft", "--depth", "abc"}, {"--depth", "abc"}},
+      // Whole numbers in plain form only, as in the position notation.
+      {"SolvePitsLeadingZero", {"solve", "--pits", "04"}, {"'04'", "--pits", "leading zeros"}},
+      {"SolveSeedsPlusSign", {"solve", "--seeds", "+3"}, {"'+3'", "--seeds", "'+'"}},
+      {"SolveThreadsMinusZero", {"solve", "--pits", "2", "--seeds", "1", "--threads", "-0"}, {"'-0'", "--threads"}},
+      {"BuildMaxSeedsLeadingZero", {"build", "--pits", "3", "--max-seeds", "03", "--out", "never_written"}, {"'03'", "--max-seeds"}},
+      {"PerftDepthPlusSign", {"perft", "--depth", "+2"}, {"'+2'", "--depth"}},
 
       // --- solver options
       {"SolveTtBeyondMemory", {"solve", "--pits", "2", "--seeds", "1", "--tt-mb", "100000000"}, {"transposition table", "memory"}},

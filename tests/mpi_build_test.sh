@@ -250,6 +250,7 @@ expect() {
 expect 2 "unknown game 'nope'" build --game nope --pits 4 --max-seeds 3 --out "$work/x"
 expect 2 "unrecognised option '--bogus'" build --pits 4 --max-seeds 3 --out "$work/x" --bogus
 expect 2 "max-seeds" build --pits 4 --out "$work/x"
+expect 2 "('03') for option '--max-seeds'" build --pits 4 --max-seeds 03 --out "$work/x"
 expect 2 "built for ruleset 'kalah'" build --game oware --pits 4 --max-seeds 10 --out "$work/ref1"
 expect 2 "unknown command" frobnicate
 expect 2 "--files must be auto, shared or root, not 'nfs'" build --pits 4 --max-seeds 3 --out "$work/x" --files nfs

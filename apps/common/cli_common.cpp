@@ -11,6 +11,7 @@
 #include <cstring>
 #include <thread>
 #include <iostream>
+#include <string_view>
 #include <typeinfo>
 
 #include "mancala/engine.hpp"
@@ -89,6 +90,39 @@ GameSetup game_setup_for(const po::variables_map& vm, const Ruleset& rules) {
 
 GameSetup game_setup(const po::variables_map& vm) { return game_setup_for(vm, ruleset_setup(vm)); }
 
+namespace {
+
+// Whether an option takes a whole number.
+bool takes_integer(const po::option_description& option) {
+  const auto* typed = dynamic_cast<const po::typed_value_base*>(option.semantic().get());
+  if (!typed) return false;
+  const std::type_info& t = typed->value_type();
+  return t == typeid(int) || t == typeid(long) || t == typeid(long long) || t == typeid(unsigned) ||
+         t == typeid(unsigned long) || t == typeid(unsigned long long);
+}
+
+// Whole numbers are taken in plain form only, as in the position notation
+// and --move-order: digits, with a '-' before a negative one, no '+' and
+// no leading zero, so that '04' or '+3' is refused rather than read as 4
+// or 3, and a value given prints back as it was written.  Text that is no
+// number at all is left to Boost's own message.
+void refuse_unplain_integers(const po::parsed_options& parsed, const po::options_description& all) {
+  for (const po::option& o : parsed.options) {
+    const po::option_description* option = o.unregistered ? nullptr : all.find_nothrow(o.string_key, false);
+    if (!option || !takes_integer(*option)) continue;
+    for (const std::string& v : o.value) {
+      const std::size_t sign = v.find_first_not_of("+-") == 1 ? 1 : 0;  // one sign at most
+      const std::string_view body = std::string_view(v).substr(sign);
+      if (body.empty() || body.find_first_not_of("0123456789") != std::string_view::npos) continue;
+      if (v[0] == '+' || (body[0] == '0' && (body.size() > 1 || sign == 1)))
+        throw InputError("the argument ('" + v + "') for option '--" + o.string_key +
+                         "' is invalid: numbers are written without '+' and without leading zeros");
+    }
+  }
+}
+
+}  // namespace
+
 bool parse_args(const std::string& command, const std::string& synopsis, po::options_description& desc,
                 const Args& args, po::variables_map& vm, const po::positional_options_description* positional,
                 const po::options_description* hidden) {
@@ -105,7 +139,9 @@ bool parse_args(const std::string& command, const std::string& synopsis, po::opt
     parser.positional(*positional);
   else
     parser.positional(po::positional_options_description{});
-  po::store(parser.run(), vm);
+  const po::parsed_options parsed = parser.run();
+  refuse_unplain_integers(parsed, all);
+  po::store(parsed, vm);
   if (vm.count("help")) {
     std::cout << "Usage: " << command << " " << synopsis << "\n\n" << desc << "\n";
     return false;
@@ -167,9 +203,12 @@ int threads_option(const po::variables_map& vm) {
 
 double seconds_option(const po::variables_map& vm, const std::string& name, double hi) {
   const double v = vm[name].as<double>();
-  if (!(v > 0 && v <= hi))
+  if (!(v > 0 && v <= hi)) {
+    char shown[32];  // %g: an absurd number in a few characters, not 300 digits
+    std::snprintf(shown, sizeof shown, "%g", v);
     throw InputError("--" + name + " must be a number of seconds above 0 and at most " + std::to_string(long(hi)) +
-                     ", got " + std::to_string(v));
+                     ", got " + shown);
+  }
   return v;
 }
 
