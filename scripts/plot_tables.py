@@ -110,7 +110,7 @@ def throughput(plt, results, mpi_path, out_dir):
                 else:
                     ax.plot(x, y, "o--", color=color, alpha=0.4, label=label + ", before")
         ax.plot([], [], ":", color="0.3", lw=1, label="linear in ranks from the fewest")
-        ax.set_xlabel("MPI ranks (mancala-mpi build; more ranks than the machine's cores share them: results/README.md)")
+        ax.set_xlabel("MPI ranks (mancala-mpi build; ranks beyond the cores share them)")
         ax.set_ylabel("million positions per second")
         ax.set_xticks(sorted({int(r["ranks"]) for r in mpi}))
         ax.set_ylim(bottom=0)
